@@ -1,0 +1,193 @@
+import path from 'node:path';
+
+/**
+ * The one typed configuration of the service. It is parsed once, at start, from the
+ * environment; a bad value stops the process with a message naming the variable.
+ * Nothing else in the codebase reads process.env.
+ */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  serviceName: string;
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  seedDemo: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Embedding provider: the bundled local model, or an OpenAI-compatible endpoint. */
+  embeddings: {
+    provider: 'local' | 'openai';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    dimensions: number;
+    cacheSize: number;
+    workers: number;
+  };
+  llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutMs: number;
+    maxRetries: number;
+    maxTokens: number;
+  };
+  /** Background job runner (pg-boss) in this process; a separate `npm run worker` may also run them. */
+  runJobs: boolean;
+  /** Shared, non-secret values a later module adds go below. */
+  jwtSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  magicLinkTtlMinutes: number;
+  emailCheckMx: boolean;
+  redisUrl: string | undefined;
+  rateLimit: {
+    agentPerMinute: number;
+    ipPerMinute: number;
+  };
+  crawl: {
+    allowPrivate: boolean;
+    maxPages: number;
+    maxDepth: number;
+    userAgent: string;
+    allowedPorts: number[];
+  };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
+  const raw = optional(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const);
+  const port = int(env, 'PORT', 8000, 0, 65535);
+  const host = str(env, 'HOST', '0.0.0.0');
+  const serviceName = str(env, 'SERVICE_NAME', 'agentpages');
+  if (!/^[a-z][a-z0-9-]{1,31}$/.test(serviceName)) {
+    throw new ConfigError(`SERVICE_NAME must be a lowercase slug (letters, digits, dashes; 2-32 chars), got "${serviceName}"`);
+  }
+  const baseUrl = url(env, 'BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!.replace(/\/+$/, '');
+  const embeddingProvider = oneOf(env, 'EMBEDDINGS_PROVIDER', 'local', ['local', 'openai'] as const);
+  const embeddingsBaseUrl = url(env, 'EMBEDDINGS_BASE_URL', undefined, ['http:', 'https:']);
+  if (embeddingProvider === 'openai' && !embeddingsBaseUrl) {
+    throw new ConfigError('EMBEDDINGS_BASE_URL is required when EMBEDDINGS_PROVIDER=openai');
+  }
+  const jwtSecret = optional(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  }
+  return {
+    nodeEnv,
+    serviceName,
+    port,
+    host,
+    baseUrl,
+    dataDir: path.resolve(str(env, 'DATA_DIR', './data')),
+    databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    seedDemo: bool(env, 'SEED_DEMO', true),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    embeddings: {
+      provider: embeddingProvider,
+      baseUrl: embeddingsBaseUrl,
+      apiKey: optional(env, 'EMBEDDINGS_API_KEY'),
+      model: str(env, 'EMBEDDINGS_MODEL', embeddingProvider === 'local' ? 'use-lite-512' : 'text-embedding-3-small'),
+      dimensions: int(env, 'EMBEDDINGS_DIMENSIONS', 512, 512, 512),
+      cacheSize: int(env, 'EMBEDDINGS_CACHE_SIZE', 5000, 0, 1_000_000),
+      workers: int(env, 'EMBEDDINGS_WORKERS', 1, 1, 16),
+    },
+    llm: {
+      baseUrl: url(env, 'LLM_BASE_URL', undefined, ['http:', 'https:']),
+      apiKey: optional(env, 'LLM_API_KEY'),
+      model: str(env, 'LLM_MODEL', 'gpt-4o-mini'),
+      timeoutMs: int(env, 'LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+      maxRetries: int(env, 'LLM_MAX_RETRIES', 2, 0, 10),
+      maxTokens: int(env, 'LLM_MAX_TOKENS', 1200, 16, 32_000),
+    },
+    runJobs: bool(env, 'RUN_JOBS', true),
+    jwtSecret,
+    smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    mailFrom: str(env, 'MAIL_FROM', `AgentPages <no-reply@${new URL(baseUrl).hostname}>`),
+    adminEmail: optional(env, 'ADMIN_EMAIL'),
+    adminPassword: optional(env, 'ADMIN_PASSWORD'),
+    magicLinkTtlMinutes: int(env, 'MAGIC_LINK_TTL_MINUTES', 15, 1, 1440),
+    emailCheckMx: bool(env, 'EMAIL_CHECK_MX', nodeEnv === 'production'),
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    rateLimit: {
+      agentPerMinute: int(env, 'RATE_LIMIT_AGENT_PER_MINUTE', 120, 1, 1_000_000),
+      ipPerMinute: int(env, 'RATE_LIMIT_IP_PER_MINUTE', 300, 1, 1_000_000),
+    },
+    crawl: {
+      allowPrivate: bool(env, 'CRAWL_ALLOW_PRIVATE', false),
+      maxPages: int(env, 'CRAWL_MAX_PAGES', 20, 1, 500),
+      maxDepth: int(env, 'CRAWL_MAX_DEPTH', 3, 0, 10),
+      userAgent: str(env, 'CRAWL_USER_AGENT', `${serviceName}-bot/2.0 (+${baseUrl}/${serviceName}.md)`),
+      allowedPorts: str(env, 'CRAWL_ALLOWED_PORTS', '80,443')
+        .split(',')
+        .map((p) => {
+          const n = Number(p.trim());
+          if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigError(`CRAWL_ALLOWED_PORTS has a bad port "${p}"`);
+          return n;
+        }),
+    },
+  };
+}
+
+/** A config for tests: defaults plus overrides, never the process environment. */
+export function testConfig(overrides: Partial<Config> = {}, env: Env = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', RUN_JOBS: 'false', ...env }), ...overrides };
+}

@@ -1,0 +1,114 @@
+import type { Queryable } from '../../platform/db.js';
+import type { CompanyRow } from './companies.schemas.js';
+
+/** Columns every read returns (never the embedding or the tsvector). */
+export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
+  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, social_links,
+  logo_url, founded_year, source, created_at, updated_at, deleted_at`;
+
+/** A fully-resolved write: every column the importer/owner/crawler may set. */
+export interface CompanyWrite {
+  name: string;
+  website_url: string;
+  domain: string;
+  category: string;
+  industry: string;
+  description: string;
+  country: string;
+  country_code: string;
+  city: string;
+  address: string;
+  service_type: string;
+  is_verified: boolean;
+  is_featured: boolean;
+  keywords: string[];
+  services: string[];
+  languages: string[];
+  contact_email: string | null;
+  phone: string | null;
+  social_links: Record<string, string>;
+  logo_url: string | null;
+  founded_year: number | null;
+  source: string;
+  embedding: string | null;
+  embedding_model: string | null;
+}
+
+const WRITE_COLUMNS = [
+  'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
+  'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
+  'social_links', 'logo_url', 'founded_year', 'source', 'embedding', 'embedding_model',
+] as const;
+
+export function createCompaniesRepo(db: Queryable) {
+  return {
+    async findById(id: string, options: { includeDeleted?: boolean } = {}): Promise<CompanyRow | undefined> {
+      const rows = await db.query<CompanyRow>(
+        `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = $1 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
+        [id],
+      );
+      return rows[0];
+    },
+
+    async findByDomain(domain: string): Promise<CompanyRow | undefined> {
+      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE domain = $1 AND deleted_at IS NULL`, [domain]);
+      return rows[0];
+    },
+
+    /** Rows for the given ids, in the order of the ids (missing ones skipped). */
+    async findManyByIds(ids: string[]): Promise<CompanyRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [ids]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id)).filter((r): r is CompanyRow => r !== undefined);
+    },
+
+    /**
+     * Insert or update by domain (the website is the identity). Returns the row and whether it
+     * was created or changed, so a second identical import reports "unchanged".
+     */
+    async upsertByDomain(w: CompanyWrite): Promise<{ row: CompanyRow; outcome: 'created' | 'updated' | 'unchanged' }> {
+      const values = WRITE_COLUMNS.map((c) => (c === 'social_links' ? JSON.stringify(w[c]) : w[c]));
+      const placeholders = WRITE_COLUMNS.map((c, i) => (c === 'embedding' ? `$${i + 1}::vector` : c === 'social_links' ? `$${i + 1}::jsonb` : `$${i + 1}`));
+      const compared = WRITE_COLUMNS.filter((c) => c !== 'embedding' && c !== 'embedding_model' && c !== 'source');
+      const rows = await db.query<CompanyRow & { inserted: boolean }>(
+        `INSERT INTO companies (${WRITE_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')})
+         ON CONFLICT (domain) WHERE deleted_at IS NULL DO UPDATE SET
+           ${WRITE_COLUMNS.filter((c) => c !== 'embedding' && c !== 'embedding_model').map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
+           embedding = COALESCE(EXCLUDED.embedding, companies.embedding),
+           embedding_model = COALESCE(EXCLUDED.embedding_model, companies.embedding_model),
+           updated_at = now()
+         WHERE (${compared.map((c) => `companies.${c}`).join(', ')}) IS DISTINCT FROM (${compared.map((c) => `EXCLUDED.${c}`).join(', ')})
+            OR (EXCLUDED.embedding IS NOT NULL AND companies.embedding IS NULL)
+         RETURNING ${COMPANY_COLUMNS}, (xmax = 0) AS inserted`,
+        values,
+      );
+      if (rows[0]) {
+        const { inserted, ...row } = rows[0];
+        return { row: row as CompanyRow, outcome: inserted ? 'created' : 'updated' };
+      }
+      const existing = await this.findByDomain(w.domain);
+      return { row: existing!, outcome: 'unchanged' };
+    },
+
+    async count(): Promise<number> {
+      const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE deleted_at IS NULL');
+      return rows[0]!.n;
+    },
+
+    /** Companies whose stored embedding is missing or from another model (to be (re)embedded). */
+    async listNeedingEmbedding(model: string, limit: number): Promise<{ id: string; name: string; industry: string; description: string; keywords: string[]; services: string[]; city: string; country: string; category: string }[]> {
+      return db.query(
+        `SELECT id, name, industry, description, keywords, services, city, country, category FROM companies
+         WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $1) ORDER BY id LIMIT $2`,
+        [model, limit],
+      );
+    },
+
+    async setEmbedding(id: string, embedding: string, model: string): Promise<void> {
+      await db.query('UPDATE companies SET embedding = $2::vector, embedding_model = $3 WHERE id = $1', [id, embedding, model]);
+    },
+  };
+}
+
+export type CompaniesRepo = ReturnType<typeof createCompaniesRepo>;

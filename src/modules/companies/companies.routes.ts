@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import type { App } from '../../platform/http.js';
+import { err, errorResponses } from '../../platform/http.js';
+import type { CompaniesService } from './companies.service.js';
+import { CategoriesResponseSchema, CompanyIdParams, WebsiteParams } from './companies.schemas.js';
+
+export interface CompaniesRoutesOptions {
+  companies: CompaniesService;
+}
+
+/** Agent API: company lookup and categories (base /api/v1/agent). */
+export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOptions): Promise<void> {
+  app.get('/companies/:company_id', {
+    schema: {
+      operationId: 'companies.get',
+      tags: ['agent'],
+      summary: 'Full company profile by id',
+      description: 'Everything the directory knows about a company, as plain text. A malformed id is 422; an unknown one 404.',
+      params: CompanyIdParams,
+      response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
+    },
+  }, async (req) => companies.toProfile(await companies.getById(req.params.company_id)));
+
+  const byUrlSchema = {
+    operationId: 'companies.getByWebsite',
+    tags: ['agent'],
+    summary: 'Company profile by website',
+    description: 'Accepts a URL or bare domain (acme.com, https://www.Acme.com/about/, URL-encoded or not); scheme, www., case, path and trailing slash are ignored.',
+    params: WebsiteParams,
+    response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
+  };
+  app.get('/companies/by-url/:website_url', { schema: byUrlSchema }, async (req) =>
+    companies.toProfile(await companies.getByWebsite(req.params.website_url)),
+  );
+  // The same lookup when the URL is sent unencoded (its slashes split it into segments).
+  app.get('/companies/by-url/*', {
+    schema: { hide: true, params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }), response: byUrlSchema.response },
+  }, async (req) => companies.toProfile(await companies.getByWebsite(req.params['*'])));
+
+  app.get('/categories', {
+    schema: {
+      operationId: 'categories.list',
+      tags: ['agent'],
+      summary: 'The 25 directory categories',
+      response: { 200: Type.Ref('CategoriesResponse'), ...errorResponses },
+    },
+  }, async () => companies.categories());
+}
+
+export { CategoriesResponseSchema };

@@ -1,0 +1,141 @@
+import { Type, type Static } from 'typebox';
+import categoriesFile from './categories.json' with { type: 'json' };
+
+export const CATEGORIES: readonly string[] = categoriesFile.categories;
+export const SERVICE_TYPES = ['remote', 'local', 'nationwide', 'hybrid'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+
+export const ServiceTypeSchema = Type.Union([Type.Literal('remote'), Type.Literal('local'), Type.Literal('nationwide'), Type.Literal('hybrid')], {
+  description: 'remote, local, nationwide or hybrid',
+});
+
+export const LocationSchema = Type.Object(
+  {
+    country: Type.String({ description: 'Country name in English' }),
+    country_code: Type.String({ description: 'ISO 3166-1 alpha-2 code, empty when unknown' }),
+    city: Type.String(),
+    address: Type.String(),
+  },
+  { $id: 'Location' },
+);
+
+/** A company as returned by search (spec 2.2) plus what an agent needs to decide on the next call. */
+export const CompanySummarySchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    website_url: Type.String(),
+    category: Type.String(),
+    industry: Type.String(),
+    description: Type.String({ description: 'Plain text' }),
+    location: Type.Ref('Location'),
+    service_type: ServiceTypeSchema,
+    is_verified: Type.Boolean({ description: 'Only verified companies accept proposals' }),
+    match_score: Type.Number({ description: 'Ranking score in [0, 1]; higher is better' }),
+    match_sources: Type.Array(Type.Union([Type.Literal('semantic'), Type.Literal('keyword')])),
+    profile_url: Type.String({ description: 'URL of the full profile in this API' }),
+  },
+  { $id: 'CompanySummary' },
+);
+export type CompanySummary = Static<typeof CompanySummarySchema>;
+
+export const CompanyProfileSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    website_url: Type.String(),
+    domain: Type.String({ description: 'Website host without scheme or www.' }),
+    category: Type.String(),
+    industry: Type.String(),
+    description: Type.String({ description: 'Plain text' }),
+    location: Type.Ref('Location'),
+    service_type: ServiceTypeSchema,
+    is_verified: Type.Boolean(),
+    keywords: Type.Array(Type.String()),
+    services: Type.Array(Type.String(), { description: 'Services offered' }),
+    languages: Type.Array(Type.String(), { description: 'Languages the company works in (ISO 639-1 codes)' }),
+    contact: Type.Object({
+      email: Type.Union([Type.String(), Type.Null()]),
+      phone: Type.Union([Type.String(), Type.Null()]),
+    }),
+    social_links: Type.Record(Type.String(), Type.String(), { description: 'Network name → profile URL' }),
+    logo_url: Type.Union([Type.String(), Type.Null()]),
+    founded_year: Type.Union([Type.Integer(), Type.Null()]),
+    accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
+    profile_url: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time', description: 'Last time the profile changed' }),
+  },
+  { $id: 'CompanyProfile' },
+);
+export type CompanyProfile = Static<typeof CompanyProfileSchema>;
+
+export const CompanyIdParams = Type.Object({
+  company_id: Type.String({ format: 'uuid', description: 'Company id (UUID)' }),
+});
+
+export const WebsiteParams = Type.Object({
+  website_url: Type.String({ minLength: 1, maxLength: 2048, description: 'A URL or bare domain, e.g. acme.com or https://www.acme.com/about' }),
+});
+
+export const CategoriesResponseSchema = Type.Object(
+  {
+    categories: Type.Array(Type.String()),
+    total: Type.Integer(),
+  },
+  { $id: 'CategoriesResponse' },
+);
+
+/** The record as a repository reads it (one row of `companies`). */
+export interface CompanyRow {
+  id: string;
+  name: string;
+  website_url: string;
+  domain: string;
+  category: string;
+  industry: string;
+  description: string;
+  country: string;
+  country_code: string;
+  city: string;
+  address: string;
+  service_type: ServiceType;
+  is_verified: boolean;
+  is_featured: boolean;
+  keywords: string[];
+  services: string[];
+  languages: string[];
+  contact_email: string | null;
+  phone: string | null;
+  social_links: Record<string, string>;
+  logo_url: string | null;
+  founded_year: number | null;
+  source: string;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+/** What the importer, seeder, crawler and owners write. */
+export interface CompanyInput {
+  name: string;
+  website_url: string;
+  category: string;
+  industry?: string;
+  description?: string;
+  country?: string;
+  city?: string;
+  address?: string;
+  service_type?: ServiceType;
+  is_verified?: boolean;
+  is_featured?: boolean;
+  keywords?: string[];
+  services?: string[];
+  languages?: string[];
+  contact_email?: string | null;
+  phone?: string | null;
+  social_links?: Record<string, string>;
+  logo_url?: string | null;
+  founded_year?: number | null;
+  source?: string;
+}

@@ -1,0 +1,241 @@
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import { toPgVector } from '../../platform/embeddings/embeddings.js';
+import { AppError, invalid, notFound } from '../../platform/errors.js';
+import { countryCode, countryName } from '../../lib/countries.js';
+import { toPlainLine, toPlainText } from '../../lib/text.js';
+import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
+import type { CompaniesRepo, CompanyWrite } from './companies.repo.js';
+import {
+  CATEGORIES,
+  SERVICE_TYPES,
+  type CompanyInput,
+  type CompanyProfile,
+  type CompanyRow,
+  type CompanySummary,
+  type ServiceType,
+} from './companies.schemas.js';
+
+const categoryByLower = new Map(CATEGORIES.map((c) => [c.toLowerCase(), c]));
+
+/** The canonical spelling of a category, or undefined when it is not one of the 25. */
+export function canonicalCategory(input: string | undefined | null): string | undefined {
+  if (!input) return undefined;
+  return categoryByLower.get(input.trim().toLowerCase());
+}
+
+/** The text a company is embedded from: what it is and does, in the words it uses. */
+export function embeddingText(c: { name: string; industry: string; category: string; keywords: string[]; services: string[]; description: string; city: string; country: string }): string {
+  return [
+    c.name,
+    c.industry,
+    c.category,
+    c.keywords.join(', '),
+    c.services.join(', '),
+    c.description,
+    [c.city, c.country].filter(Boolean).join(', '),
+  ]
+    .filter((s) => s && s.trim())
+    .join('. ')
+    .slice(0, 2000);
+}
+
+function cleanList(values: string[] | undefined, max = 50): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const v of values ?? []) {
+    const s = toPlainLine(v).slice(0, 120);
+    const key = s.toLowerCase();
+    if (s && !seen.has(key)) {
+      seen.add(key);
+      out.push(s);
+    }
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+export interface CompaniesServiceDeps {
+  repo: CompaniesRepo;
+  embeddings: EmbeddingProvider;
+  baseUrl: string;
+}
+
+export function createCompaniesService({ repo, embeddings, baseUrl }: CompaniesServiceDeps) {
+  const profileUrl = (id: string) => `${baseUrl}/api/v1/agent/companies/${id}`;
+
+  function toLocation(row: CompanyRow) {
+    return { country: row.country, country_code: row.country_code, city: row.city, address: row.address };
+  }
+
+  /**
+   * Validates and normalises one company for writing: plain text everywhere, canonical
+   * category and service type, domain from the website, country code from the country.
+   * Throws a 422-shaped AppError naming the field.
+   */
+  function normalizeInput(input: CompanyInput, loc: (string | number)[] = ['body']): Omit<CompanyWrite, 'embedding' | 'embedding_model'> {
+    const name = toPlainLine(input.name).slice(0, 200);
+    if (!name) throw invalid([...loc, 'name'], 'Field required', input.name, 'missing');
+    const website = canonicalWebsiteUrl(input.website_url ?? '');
+    const domain = website ? normalizeDomain(website) : undefined;
+    if (!website || !domain) throw invalid([...loc, 'website_url'], 'Input should be a valid website URL or domain', input.website_url, 'url_parsing');
+    const category = canonicalCategory(input.category);
+    if (!category) throw invalid([...loc, 'category'], `Input should be one of the ${CATEGORIES.length} categories (GET /api/v1/agent/categories)`, input.category, 'enum');
+    const serviceType = (input.service_type ?? 'remote') as ServiceType;
+    if (!SERVICE_TYPES.includes(serviceType)) throw invalid([...loc, 'service_type'], "Input should be 'remote', 'local', 'nationwide' or 'hybrid'", input.service_type, 'enum');
+    const rawCountry = toPlainLine(input.country ?? '');
+    const code = countryCode(rawCountry) ?? '';
+    const country = rawCountry && code && rawCountry.length <= 3 ? (countryName(code) ?? rawCountry) : rawCountry;
+    const founded = input.founded_year ?? null;
+    if (founded !== null && (!Number.isInteger(founded) || founded < 1000 || founded > 2100)) {
+      throw invalid([...loc, 'founded_year'], 'Input should be a year between 1000 and 2100', founded);
+    }
+    const social: Record<string, string> = {};
+    for (const [k, v] of Object.entries(input.social_links ?? {})) {
+      const key = toPlainLine(k).toLowerCase().slice(0, 40);
+      if (key && typeof v === 'string' && /^https?:\/\//i.test(v)) social[key] = v.trim().slice(0, 500);
+    }
+    return {
+      name,
+      website_url: website,
+      domain,
+      category,
+      industry: toPlainLine(input.industry).slice(0, 200),
+      description: toPlainText(input.description).slice(0, 5000),
+      country: country.slice(0, 100),
+      country_code: code,
+      city: toPlainLine(input.city).slice(0, 100),
+      address: toPlainLine(input.address).slice(0, 300),
+      service_type: serviceType,
+      is_verified: input.is_verified ?? false,
+      is_featured: input.is_featured ?? false,
+      keywords: cleanList(input.keywords, 30),
+      services: cleanList(input.services, 50),
+      languages: cleanList(input.languages, 20).map((l) => l.toLowerCase()),
+      contact_email: input.contact_email ? toPlainLine(input.contact_email).toLowerCase().slice(0, 254) : null,
+      phone: input.phone ? toPlainLine(input.phone).slice(0, 50) : null,
+      social_links: social,
+      logo_url: input.logo_url && /^https?:\/\//i.test(input.logo_url) ? input.logo_url.trim().slice(0, 1000) : null,
+      founded_year: founded,
+      source: input.source ?? 'import',
+    };
+  }
+
+  return {
+    normalizeInput,
+
+    toProfile(row: CompanyRow): CompanyProfile {
+      return {
+        id: row.id,
+        name: row.name,
+        website_url: row.website_url,
+        domain: row.domain,
+        category: row.category,
+        industry: row.industry,
+        description: row.description,
+        location: toLocation(row),
+        service_type: row.service_type,
+        is_verified: row.is_verified,
+        keywords: row.keywords,
+        services: row.services,
+        languages: row.languages,
+        contact: { email: row.contact_email, phone: row.phone },
+        social_links: row.social_links ?? {},
+        logo_url: row.logo_url,
+        founded_year: row.founded_year,
+        accepts_proposals: row.is_verified,
+        profile_url: profileUrl(row.id),
+        created_at: new Date(row.created_at).toISOString(),
+        updated_at: new Date(row.updated_at).toISOString(),
+      };
+    },
+
+    toSummary(row: CompanyRow, score: number, sources: ('semantic' | 'keyword')[]): CompanySummary {
+      return {
+        id: row.id,
+        name: row.name,
+        website_url: row.website_url,
+        category: row.category,
+        industry: row.industry,
+        description: row.description,
+        location: toLocation(row),
+        service_type: row.service_type,
+        is_verified: row.is_verified,
+        match_score: Math.round(score * 10000) / 10000,
+        match_sources: sources,
+        profile_url: profileUrl(row.id),
+      };
+    },
+
+    async getById(id: string): Promise<CompanyRow> {
+      const row = await repo.findById(id);
+      if (!row) throw notFound('Company');
+      return row;
+    },
+
+    async getByWebsite(website: string): Promise<CompanyRow> {
+      const domain = normalizeDomain(website);
+      if (!domain) throw invalid(['path', 'website_url'], 'Input should be a URL or a domain such as acme.com', website, 'url_parsing');
+      const row = await repo.findByDomain(domain);
+      if (!row) throw new AppError('not_found', `No company with website ${domain} in the directory`);
+      return row;
+    },
+
+    findManyByIds: (ids: string[]) => repo.findManyByIds(ids),
+
+    categories() {
+      return { categories: [...CATEGORIES], total: CATEGORIES.length };
+    },
+
+    /**
+     * Writes many companies (import, seed): normalised, embedded in batches, upserted by
+     * domain. Returns per-outcome counts; a company whose content did not change keeps its
+     * embedding and is reported unchanged.
+     */
+    async upsertMany(inputs: CompanyInput[], options: { batchSize?: number; onProgress?: (done: number) => void } = {}) {
+      const batchSize = options.batchSize ?? 64;
+      const counts = { created: 0, updated: 0, unchanged: 0 };
+      const ids: string[] = [];
+      for (let i = 0; i < inputs.length; i += batchSize) {
+        const batch = inputs.slice(i, i + batchSize).map((c) => normalizeInput(c));
+        // Only embed what changed: compare with what is stored.
+        const existing = await Promise.all(batch.map((c) => repo.findByDomain(c.domain)));
+        const needs = batch.map((c, j) => {
+          const e = existing[j];
+          return !e || embeddingText(e) !== embeddingText(c);
+        });
+        const toEmbed = batch.filter((_, j) => needs[j]);
+        const vectors = await embeddings.embed(toEmbed.map((c) => embeddingText(c)));
+        let v = 0;
+        for (let j = 0; j < batch.length; j++) {
+          const c = batch[j]!;
+          const vector = needs[j] ? vectors[v++]! : undefined;
+          const { row, outcome } = await repo.upsertByDomain({
+            ...c,
+            embedding: vector ? toPgVector(vector) : null,
+            embedding_model: vector ? embeddings.model : null,
+          });
+          counts[outcome]++;
+          ids.push(row.id);
+        }
+        options.onProgress?.(Math.min(i + batchSize, inputs.length));
+      }
+      return { ...counts, ids };
+    },
+
+    /** Embeds companies that have no embedding for the current model (after a model change or a crash). */
+    async embedMissing(batchSize = 64): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const rows = await repo.listNeedingEmbedding(embeddings.model, batchSize);
+        if (rows.length === 0) return total;
+        const vectors = await embeddings.embed(rows.map((r) => embeddingText(r)));
+        for (let i = 0; i < rows.length; i++) await repo.setEmbedding(rows[i]!.id, toPgVector(vectors[i]!), embeddings.model);
+        total += rows.length;
+      }
+    },
+
+    count: () => repo.count(),
+  };
+}
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

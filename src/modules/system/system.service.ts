@@ -1,0 +1,49 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../platform/db.js';
+import { pendingMigrations } from '../../platform/db.js';
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import type { Jobs } from '../../platform/jobs.js';
+
+export const API_VERSION = '2.0.0';
+
+export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs }) {
+  const { config, db, embeddings, jobs } = deps;
+  return {
+    async deepHealth() {
+      const database = await db.query('SELECT 1').then(() => ({ ok: true }), () => ({ ok: false, detail: 'database unreachable' }));
+      const migrations = database.ok
+        ? await pendingMigrations(db).then(
+            (p) => (p.length === 0 ? { ok: true } : { ok: false, detail: `${p.length} migration(s) pending` }),
+            () => ({ ok: false, detail: 'cannot read migrations' }),
+          )
+        : { ok: false, detail: 'database unreachable' };
+      const emb = embeddings.isReady() ? { ok: true, detail: embeddings.model } : { ok: false, detail: 'embedding model not loaded' };
+      const job = !config.runJobs ? { ok: true, detail: 'jobs run in a separate worker' } : jobs.isRunning() ? { ok: true } : { ok: false, detail: 'job queue not running' };
+      const ok = database.ok && migrations.ok && emb.ok && job.ok;
+      return {
+        status: ok ? ('ok' as const) : ('degraded' as const),
+        checks: { database, migrations, embeddings: emb, jobs: job },
+        store: db.kind,
+        version: API_VERSION,
+      };
+    },
+
+    publicConfig() {
+      return {
+        service_name: config.serviceName,
+        display_name: 'AgentPages',
+        base_url: config.baseUrl,
+        agent_api_base: `${config.baseUrl}/api/v1/agent`,
+        mcp_url: `${config.baseUrl}/mcp`,
+        version: API_VERSION,
+        features: {
+          llm: Boolean(config.llm.baseUrl),
+          smtp: Boolean(config.smtpUrl),
+          embeddings_provider: config.embeddings.provider,
+        },
+      };
+    },
+  };
+}
+
+export type SystemService = ReturnType<typeof createSystemService>;

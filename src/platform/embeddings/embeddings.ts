@@ -1,0 +1,193 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../../config.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Sentence embeddings behind one interface: the bundled Universal Sentence Encoder lite
+ * (default, offline, in worker threads) or an OpenAI-compatible /embeddings endpoint.
+ * Vectors are unit length, so cosine distance = 1 - dot product.
+ */
+export interface EmbeddingProvider {
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: string[]): Promise<number[][]>;
+  /** One query text, through an LRU cache: repeated queries cost nothing. */
+  embedQuery(text: string): Promise<number[]>;
+  ready(): Promise<void>;
+  isReady(): boolean;
+  close(): Promise<void>;
+}
+
+const DIMENSIONS = 512;
+
+interface Pending {
+  resolve: (v: number[][]) => void;
+  reject: (e: Error) => void;
+  count: number;
+}
+
+class LruCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+  set(key: string, value: V): void {
+    if (this.max <= 0) return;
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+abstract class CachedProvider implements EmbeddingProvider {
+  abstract readonly model: string;
+  readonly dimensions = DIMENSIONS;
+  private readonly cache: LruCache<Promise<number[]>>;
+  constructor(cacheSize: number) {
+    this.cache = new LruCache(cacheSize);
+  }
+  abstract embed(texts: string[]): Promise<number[][]>;
+  abstract ready(): Promise<void>;
+  abstract isReady(): boolean;
+  abstract close(): Promise<void>;
+
+  embedQuery(text: string): Promise<number[]> {
+    const key = text.trim().toLowerCase().replace(/\s+/g, ' ');
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    // Cache the promise so concurrent identical queries share one computation.
+    const p = this.embed([key]).then((v) => v[0]!);
+    p.catch(() => this.cache.delete(key));
+    this.cache.set(key, p);
+    return p;
+  }
+}
+
+class LocalUseProvider extends CachedProvider {
+  readonly model = 'use-lite-512';
+  private readonly workers: { worker: Worker; busy: number; ready: Promise<void> }[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private readyCount = 0;
+  private closed = false;
+
+  constructor(workerCount: number, cacheSize: number) {
+    super(cacheSize);
+    const entry = new URL(import.meta.url.endsWith('.ts') ? './use.worker.ts' : './use.worker.js', import.meta.url).href;
+    for (let i = 0; i < workerCount; i++) {
+      const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry } });
+      worker.unref();
+      const slot = { worker, busy: 0, ready: Promise.resolve() };
+      slot.ready = new Promise<void>((resolve, reject) => {
+        worker.on('message', (msg: { type: string; id?: number; flat?: Float32Array; error?: string }) => {
+          if (msg.type === 'ready') {
+            this.readyCount++;
+            resolve();
+          } else if (msg.type === 'fatal') {
+            reject(new Error(msg.error));
+          } else if (msg.id !== undefined) {
+            const p = this.pending.get(msg.id);
+            if (!p) return;
+            this.pending.delete(msg.id);
+            slot.busy--;
+            if (msg.type === 'error') p.reject(new Error(msg.error));
+            else {
+              const flat = msg.flat!;
+              const out: number[][] = [];
+              for (let j = 0; j < p.count; j++) out.push(Array.from(flat.subarray(j * DIMENSIONS, (j + 1) * DIMENSIONS)));
+              p.resolve(out);
+            }
+          }
+        });
+        worker.on('error', (err) => {
+          reject(err);
+          for (const [id, p] of this.pending) {
+            p.reject(err);
+            this.pending.delete(id);
+          }
+        });
+      });
+      slot.ready.catch(() => {});
+      this.workers.push(slot);
+    }
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.ready));
+  }
+
+  isReady(): boolean {
+    return this.readyCount === this.workers.length && !this.closed;
+  }
+
+  embed(texts: string[]): Promise<number[][]> {
+    if (this.closed) return Promise.reject(new AppError('unavailable', 'Embedding model is shut down'));
+    if (texts.length === 0) return Promise.resolve([]);
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    slot.busy++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, count: texts.length });
+      slot.worker.postMessage({ id, texts });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+}
+
+/** OpenAI-compatible /v1/embeddings; the model must return (or be asked for) 512 dimensions. */
+class OpenAiEmbeddingProvider extends CachedProvider {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKey: string | undefined,
+    readonly model: string,
+    cacheSize: number,
+  ) {
+    super(cacheSize);
+  }
+  async ready(): Promise<void> {}
+  isReady(): boolean {
+    return true;
+  }
+  async close(): Promise<void> {}
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
+      body: JSON.stringify({ model: this.model, input: texts, dimensions: DIMENSIONS }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!res.ok) throw new AppError('unavailable', `Embedding service answered ${res.status}`);
+    const body = (await res.json()) as { data: { index: number; embedding: number[] }[] };
+    return body.data
+      .sort((a, b) => a.index - b.index)
+      .map((d) => {
+        if (d.embedding.length !== DIMENSIONS) throw new AppError('unavailable', `Embedding service returned ${d.embedding.length} dimensions, expected ${DIMENSIONS}`);
+        const norm = Math.hypot(...d.embedding) || 1;
+        return d.embedding.map((x) => x / norm);
+      });
+  }
+}
+
+export function createEmbeddingProvider(config: Config['embeddings']): EmbeddingProvider {
+  if (config.provider === 'openai') return new OpenAiEmbeddingProvider(config.baseUrl!, config.apiKey, config.model, config.cacheSize);
+  return new LocalUseProvider(config.workers, config.cacheSize);
+}
+
+/** pgvector's text form: '[0.1,0.2,...]'. */
+export function toPgVector(v: number[]): string {
+  return `[${v.join(',')}]`;
+}

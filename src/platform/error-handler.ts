@@ -1,0 +1,133 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errorStatus, type ValidationIssue } from './errors.js';
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+  data?: unknown;
+}
+
+const contextLoc: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** ajv keyword → FastAPI/pydantic error type, so clients see the familiar names. */
+const typeByKeyword: Record<string, string> = {
+  required: 'missing',
+  maxLength: 'string_too_long',
+  minLength: 'string_too_short',
+  maximum: 'less_than_equal',
+  minimum: 'greater_than_equal',
+  exclusiveMaximum: 'less_than',
+  exclusiveMinimum: 'greater_than',
+  maxItems: 'too_long',
+  minItems: 'too_short',
+  enum: 'enum',
+  const: 'literal_error',
+  format: 'value_error',
+  pattern: 'string_pattern_mismatch',
+  additionalProperties: 'extra_forbidden',
+  type: 'type_error',
+  anyOf: 'value_error',
+};
+
+function issueMessage(issue: AjvIssue): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'required':
+      return 'Field required';
+    case 'maxLength':
+      return `String should have at most ${p.limit} characters`;
+    case 'minLength':
+      return `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`;
+    case 'maximum':
+      return `Input should be less than or equal to ${p.limit}`;
+    case 'minimum':
+      return `Input should be greater than or equal to ${p.limit}`;
+    case 'maxItems':
+      return `List should have at most ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'minItems':
+      return `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'enum':
+      return `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`;
+    case 'format':
+      return p.format === 'uuid' ? 'Input should be a valid UUID' : `Input should be a valid ${String(p.format)}`;
+    case 'additionalProperties':
+      return `Extra inputs are not permitted: '${String(p.additionalProperty)}'`;
+    case 'type':
+      return `Input should be a valid ${String(p.type)}`;
+    default:
+      return issue.message ?? 'Invalid value';
+  }
+}
+
+export function toValidationIssues(validation: AjvIssue[], context: string | undefined): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const v of validation) {
+    // anyOf/union noise: the underlying branch errors already say what is wrong
+    if (v.keyword === 'anyOf' && validation.length > 1) continue;
+    const loc: (string | number)[] = [contextLoc[context ?? 'body'] ?? 'body'];
+    for (const seg of v.instancePath.split('/').slice(1)) {
+      const s = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+      loc.push(/^\d+$/.test(s) ? Number(s) : s);
+    }
+    if (v.keyword === 'required') loc.push(String(v.params.missingProperty));
+    if (v.keyword === 'additionalProperties') loc.push(String(v.params.additionalProperty));
+    const key = `${loc.join('.')}|${v.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const issue: ValidationIssue = { type: typeByKeyword[v.keyword] ?? 'value_error', loc, msg: issueMessage(v) };
+    if (v.keyword !== 'required' && v.data !== undefined) issue.input = v.data;
+    issues.push(issue);
+  }
+  return issues;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      if (err.status >= 500) {
+        request.log.error({ err: err.cause ?? err }, err.message);
+        return reply.status(err.status).send({ detail: err.code === 'unavailable' ? err.message : 'Internal server error' });
+      }
+      if (err.code === 'validation') return reply.status(422).send({ detail: err.issues ?? [{ type: 'value_error', loc: ['body'], msg: err.message }] });
+      return reply.status(err.status).send({ detail: err.message });
+    }
+    const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+    if (fe.validation) {
+      return reply.status(422).send({ detail: toValidationIssues(fe.validation, fe.validationContext) });
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(422).send({ detail: [{ type: 'json_invalid', loc: ['body'], msg: fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty but Content-Type is application/json' : 'JSON decode error' }] });
+    }
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send({ detail: 'Unsupported Content-Type' });
+    }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ detail: 'Request body is too large' });
+    }
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+    if (status === 429) {
+      return reply.status(429).send({ detail: 'Too many requests: retry later with exponential backoff' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ detail: fe.message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal server error' });
+  });
+
+  // Rate-limited upstream by the global limiter: probing for valid URLs is cheap to do and cheap to refuse.
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ detail: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+export { errorStatus };

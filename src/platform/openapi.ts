@@ -1,0 +1,43 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+
+/** OpenAPI 3.1 document of the whole service at /openapi.json, reference UI at /docs. */
+export async function registerOpenApi(app: FastifyInstance, config: Config, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'AgentPages API',
+        version,
+        description:
+          'AgentPages is a business directory built for AI agents: hybrid company search, lookups, proposals to verified companies, ' +
+          'and the dashboard API for company owners and administrators. Agent API base: /api/v1/agent. Errors: {"detail": "..."}; ' +
+          'validation errors are 422 {"detail":[{"type","loc","msg","input"}]}.',
+      },
+      servers: [{ url: config.baseUrl }],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Agent API key from POST /api/v1/agent/register' },
+          OAuth2PasswordBearer: {
+            type: 'oauth2',
+            description: 'Bearer token from the magic-link sign-in (owners) or admin login',
+            flows: { password: { tokenUrl: '/api/admin/login', scopes: {} } },
+          },
+        },
+      },
+      tags: [
+        { name: 'agent', description: 'Agent API (/api/v1/agent)' },
+        { name: 'system', description: 'Health and configuration' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference(json, _baseUri, _fragment, i) {
+        return typeof json.$id === 'string' ? json.$id : `def-${i}`;
+      },
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

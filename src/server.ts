@@ -1,0 +1,36 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { seedDemoIfEmpty } from './modules/companies/companies.seed.js';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+// The embedded default seeds a demo directory on first start so the service is useful at once.
+if (config.seedDemo && !config.databaseUrl) {
+  await app.services.embeddings.ready();
+  await seedDemoIfEmpty(app.services.companies, app.log);
+}
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, shutting down`);
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`AgentPages listening on ${config.baseUrl} (API reference: ${config.baseUrl}/docs)`);

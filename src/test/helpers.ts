@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { testConfig, type Config } from '../config.js';
+import { migrate, openDb, type Db } from '../platform/db.js';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../platform/embeddings/embeddings.js';
+import type { App } from '../platform/http.js';
+import type { CompanyInput } from '../modules/companies/companies.schemas.js';
+
+/**
+ * Test wiring. TEST_STORE=postgres (set by scripts/run-tests.mjs when TEST_DATABASE_URL is set)
+ * gives each test file a fresh PostgreSQL database; otherwise an in-memory PGlite.
+ * The test runner is the one place besides config.ts that reads the environment.
+ */
+const store = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'pglite';
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+let sharedEmbeddings: EmbeddingProvider | undefined;
+/** One embedding model per test process (loading it is the slow part). */
+export function testEmbeddings(): EmbeddingProvider {
+  sharedEmbeddings ??= createEmbeddingProvider(testConfig().embeddings);
+  return sharedEmbeddings;
+}
+
+export async function createTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (store === 'postgres') {
+    if (!testDatabaseUrl) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
+    const name = `agp_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: testDatabaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(testDatabaseUrl);
+    url.pathname = `/${name}`;
+    const db = await openDb({ databaseUrl: url.toString(), poolSize: 5 });
+    await migrate(db);
+    return {
+      db,
+      drop: async () => {
+        await db.close();
+        const c = new pg.Client({ connectionString: testDatabaseUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const db = await openDb({});
+  await migrate(db);
+  return { db, drop: () => db.close() };
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+/** A whole app on a fresh store, called with app.inject (no port). */
+export async function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
+  const { db, drop } = await createTestDb();
+  const config = testConfig(overrides, env);
+  const app = await buildApp(config, { db, embeddings: testEmbeddings() });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/** Closes the shared embedding workers so the test process can exit. */
+export async function closeTestEmbeddings(): Promise<void> {
+  await sharedEmbeddings?.close();
+  sharedEmbeddings = undefined;
+}
+
+let counter = 0;
+/** A valid company input with unique website; override what the test cares about. */
+export function companyFixture(overrides: Partial<CompanyInput> = {}): CompanyInput {
+  counter++;
+  return {
+    name: `Fixture Company ${counter}`,
+    website_url: `https://fixture-${counter}-${randomBytes(3).toString('hex')}.example.com`,
+    category: 'Technology',
+    industry: 'Software development',
+    description: 'We build custom web applications for small businesses.',
+    country: 'Germany',
+    city: 'Berlin',
+    address: 'Hauptstrasse 1, 10115 Berlin',
+    service_type: 'remote',
+    is_verified: true,
+    keywords: ['web apps', 'software'],
+    ...overrides,
+  };
+}
+
+export async function seedCompanies(app: App, inputs: CompanyInput[]): Promise<string[]> {
+  const result = await app.services.companies.upsertMany(inputs);
+  return result.ids;
+}
