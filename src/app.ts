@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
+import { createGuards, refuseAll, type AuthVerifiers, type Guards } from './platform/auth.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
 import { createJobs, type Jobs } from './platform/jobs.js';
@@ -37,6 +38,9 @@ export interface Services {
   db: Db;
   embeddings: EmbeddingProvider;
   jobs: Jobs;
+  /** Credential verifiers: the auth module sets bearer/owns, the agents module sets apiKey. */
+  verifiers: AuthVerifiers;
+  guards: Guards;
   companies: CompaniesService;
   search: SearchService;
 }
@@ -81,11 +85,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const embeddings = deps.embeddings ?? createEmbeddingProvider(config.embeddings);
   const jobs = createJobs(db, app.log);
 
+  const verifiers: AuthVerifiers = { ...refuseAll };
+  const guards = createGuards(verifiers);
+
   const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl });
   const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings });
   const system = createSystemService({ config, db, embeddings, jobs });
 
-  const services: Services = { config, db, embeddings, jobs, companies, search };
+  const services: Services = { config, db, embeddings, jobs, verifiers, guards, companies, search };
   app.decorate('services', services);
 
   await app.register(systemRoutes, { prefix: '/api', system });

@@ -1,0 +1,142 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+
+/**
+ * Who is calling. Routes never parse credentials themselves: they add one of the guards below
+ * as a preHandler and read request.principal / request.agent.
+ *
+ * - Owner (user) and administrator bearer tokens are verified by the auth module
+ *   (modules/auth), agent API keys by the agents module (modules/agents). Each supplies its
+ *   verifier to createGuards in app.ts.
+ * - Company ownership ("owner/admin" in the spec) is one check: guards.requireCompanyManager.
+ */
+export interface UserPrincipal {
+  kind: 'user';
+  userId: string;
+  email: string;
+  /** Id of the session/token, for revocation (sign-out). */
+  sessionId: string;
+}
+
+export interface AdminPrincipal {
+  kind: 'admin';
+  adminId: string;
+  email: string;
+  sessionId: string;
+}
+
+export type BearerPrincipal = UserPrincipal | AdminPrincipal;
+
+export interface AgentPrincipal {
+  agentId: string;
+  name: string;
+  ownerEmail: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: BearerPrincipal;
+    agent?: AgentPrincipal;
+  }
+}
+
+/** Verifies a bearer token; undefined = unknown/expired/revoked (→ 401). */
+export type BearerVerifier = (token: string) => Promise<BearerPrincipal | undefined>;
+/** Verifies an X-API-Key value; returns why it failed so the 401 can say which. */
+export type ApiKeyVerifier = (key: string) => Promise<{ ok: true; agent: AgentPrincipal } | { ok: false; reason: 'malformed' | 'unknown' | 'inactive' }>;
+/** Whether a user owns a company (admins manage every company). */
+export type OwnershipCheck = (userId: string, companyId: string) => Promise<boolean>;
+
+export interface AuthVerifiers {
+  bearer: BearerVerifier;
+  apiKey: ApiKeyVerifier;
+  owns: OwnershipCheck;
+}
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface Guards {
+  /** Any signed-in owner or admin (bearer). */
+  requireBearer: Guard;
+  /** A signed-in owner (user) token; an admin token also passes (admins may act as owners). */
+  requireUser: Guard;
+  /** An administrator token; an owner token is 403. */
+  requireAdmin: Guard;
+  /** X-API-Key of an active agent. */
+  requireAgent: Guard;
+  /** Sets request.agent when a valid key is sent, never fails (for endpoints that work with and without a key). */
+  optionalAgent: Guard;
+  /**
+   * Owner of the company named by the route param (default `tool_id`) or an admin.
+   * Another owner gets 404 (the company's management view does not exist for them), never the data.
+   */
+  requireCompanyManager: (param?: string) => Guard;
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+const challenge = { 'www-authenticate': 'Bearer' };
+
+export function createGuards(verify: AuthVerifiers): Guards {
+  async function bearer(request: FastifyRequest): Promise<BearerPrincipal> {
+    if (request.principal) return request.principal;
+    const header = request.headers.authorization;
+    if (!header) throw new AppError('unauthorized', 'Not authenticated: send Authorization: Bearer <token>', { headers: challenge });
+    const m = BEARER.exec(header);
+    if (!m) throw new AppError('unauthorized', 'Malformed Authorization header: expected "Bearer <token>"', { headers: challenge });
+    const principal = await verify.bearer(m[1]!);
+    if (!principal) throw new AppError('unauthorized', 'Invalid or expired token: sign in again', { headers: challenge });
+    request.principal = principal;
+    return principal;
+  }
+
+  async function agentKey(request: FastifyRequest, required: boolean): Promise<void> {
+    const raw = request.headers['x-api-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key) {
+      if (required) throw new AppError('unauthorized', 'Missing API key: send the X-API-Key header (register at POST /api/v1/agent/register)');
+      return;
+    }
+    const result = await verify.apiKey(key.trim());
+    if (result.ok) {
+      request.agent = result.agent;
+      return;
+    }
+    if (!required) return;
+    const why = {
+      malformed: 'Malformed API key: it should look like the key shown at registration',
+      unknown: 'Invalid API key: it is unknown or was rotated',
+      inactive: 'API key belongs to a deactivated agent',
+    }[result.reason];
+    throw new AppError('unauthorized', why);
+  }
+
+  return {
+    requireBearer: async (request) => {
+      await bearer(request);
+    },
+    requireUser: async (request) => {
+      await bearer(request);
+    },
+    requireAdmin: async (request) => {
+      const p = await bearer(request);
+      if (p.kind !== 'admin') throw new AppError('forbidden', 'Administrator access required');
+    },
+    requireAgent: (request) => agentKey(request, true),
+    optionalAgent: (request) => agentKey(request, false),
+    requireCompanyManager: (param = 'tool_id') => async (request) => {
+      const p = await bearer(request);
+      if (p.kind === 'admin') return;
+      const companyId = (request.params as Record<string, string>)[param];
+      if (!companyId || !(await verify.owns(p.userId, companyId))) {
+        throw new AppError('not_found', 'Company not found among your companies');
+      }
+    },
+  };
+}
+
+/** Verifiers that refuse everything: the state before the auth and agents modules are wired. */
+export const refuseAll: AuthVerifiers = {
+  bearer: async () => undefined,
+  apiKey: async () => ({ ok: false, reason: 'unknown' }),
+  owns: async () => false,
+};
