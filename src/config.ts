@@ -54,6 +54,10 @@ export interface Config {
     maxDepth: number;
     userAgent: string;
     allowedPorts: number[];
+    /** Politeness: minimum ms between two requests to one host (robots Crawl-delay may raise it). */
+    delayMs: number;
+    /** Per-request timeout (connect, headers, body), ms. */
+    timeoutMs: number;
   };
 }
 
@@ -183,6 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
           if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigError(`CRAWL_ALLOWED_PORTS has a bad port "${p}"`);
           return n;
         }),
+      delayMs: int(env, 'CRAWL_DELAY_MS', 1000, 0, 60_000),
+      timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
     },
   };
 }

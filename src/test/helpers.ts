@@ -104,3 +104,27 @@ export async function seedCompanies(app: App, inputs: CompanyInput[]): Promise<s
   const result = await app.services.companies.upsertMany(inputs);
   return result.ids;
 }
+
+/**
+ * Signs an owner in through the real magic-link token flow (service level: no mail, no rate
+ * limits). With websiteUrl the purpose is verify: the user becomes an owner of the company at
+ * that website (created when missing); the email's domain must match it (owner@acme.com for
+ * https://acme.com).
+ */
+export async function signInOwner(t: TestContext, email: string, websiteUrl?: string): Promise<{ token: string; userId: string; companyId?: string }> {
+  const auth = t.app.services.auth;
+  const purpose = websiteUrl ? 'verify' : 'login';
+  const { token } = await auth.createSignInToken({ email, purpose, website_url: websiteUrl });
+  const r = await auth.verifyUserToken(token, purpose);
+  return { token: r.access_token, userId: r.user.id, ...(r.company_id ? { companyId: r.company_id } : {}) };
+}
+
+export const TEST_ADMIN_EMAIL = 'admin@agentpages.test';
+export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
+
+/** An administrator bearer token (the admin is created on first use). */
+export async function signInAdmin(t: TestContext): Promise<string> {
+  const auth = t.app.services.auth;
+  await auth.ensureAdmin(TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+  return (await auth.adminLogin({ email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD })).access_token;
+}

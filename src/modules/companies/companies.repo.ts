@@ -91,6 +91,16 @@ export function createCompaniesRepo(db: Queryable) {
       return { row: existing!, outcome: 'unchanged' };
     },
 
+    /**
+     * Fields the owner set by hand (a re-crawl keeps them). Read through to_jsonb so this works
+     * before and after the column exists.
+     */
+    async ownerEditedFields(id: string): Promise<string[]> {
+      const rows = await db.query<{ f: unknown }>(`SELECT to_jsonb(c) -> 'owner_edited_fields' AS f FROM companies c WHERE id = $1`, [id]);
+      const f = rows[0]?.f;
+      return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+    },
+
     async count(): Promise<number> {
       const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE deleted_at IS NULL');
       return rows[0]!.n;

@@ -23,16 +23,17 @@ export function canonicalCategory(input: string | undefined | null): string | un
   return categoryByLower.get(input.trim().toLowerCase());
 }
 
-/** The text a company is embedded from: what it is and does, in the words it uses. */
+/**
+ * The text a company is embedded from: what it does, in the words it uses. Name, category and
+ * place are left out on purpose: the keyword side and the filters cover them, and in the
+ * evaluation they diluted the vector (semantic-only nDCG@10 0.69 with them, 0.73 without).
+ */
 export function embeddingText(c: { name: string; industry: string; category: string; keywords: string[]; services: string[]; description: string; city: string; country: string }): string {
   return [
-    c.name,
     c.industry,
-    c.category,
     c.keywords.join(', '),
     c.services.join(', '),
     c.description,
-    [c.city, c.country].filter(Boolean).join(', '),
   ]
     .filter((s) => s && s.trim())
     .join('. ')
@@ -53,6 +54,12 @@ function cleanList(values: string[] | undefined, max = 50): string[] {
   }
   return out;
 }
+
+/** What a crawl may write; everything else (verification, featuring, website, source) is kept. */
+const CRAWLED_FIELDS = [
+  'name', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address', 'service_type',
+  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'logo_url', 'founded_year',
+] as const;
 
 export interface CompaniesServiceDeps {
   repo: CompaniesRepo;
@@ -232,6 +239,42 @@ export function createCompaniesService({ repo, embeddings, baseUrl }: CompaniesS
         for (let i = 0; i < rows.length; i++) await repo.setEmbedding(rows[i]!.id, toPgVector(vectors[i]!), embeddings.model);
         total += rows.length;
       }
+    },
+
+    /**
+     * Saves a crawled profile: creates the company, or updates the live one with the same
+     * domain without touching fields its owner edited by hand, verification, featuring or the
+     * website, and without blanking a field the crawl did not find. Returns what changed.
+     */
+    async saveCrawled(input: CompanyInput): Promise<{ row: CompanyRow; outcome: 'created' | 'updated' | 'unchanged'; changes: Record<string, { before: unknown; after: unknown }>; kept: string[] }> {
+      const next = normalizeInput({ ...input, source: 'crawl' });
+      const existing = await repo.findByDomain(next.domain);
+      const changes: Record<string, { before: unknown; after: unknown }> = {};
+      const kept: string[] = [];
+      let write: Omit<CompanyWrite, 'embedding' | 'embedding_model'> = next;
+      if (existing) {
+        const edited = new Set(await repo.ownerEditedFields(existing.id));
+        const merged: Record<string, unknown> = { ...next, website_url: existing.website_url, is_verified: existing.is_verified, is_featured: existing.is_featured, source: existing.source };
+        const empty = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+        for (const f of CRAWLED_FIELDS) {
+          const before = existing[f] as unknown;
+          let after = next[f] as unknown;
+          const ownedBy = f === 'country_code' ? 'country' : f;
+          if (edited.has(ownedBy)) {
+            after = before;
+            if (f !== 'country_code') kept.push(f);
+          } else if (empty(after) && !empty(before)) {
+            after = before;
+          }
+          merged[f] = after;
+          if (JSON.stringify(before) !== JSON.stringify(after)) changes[f] = { before, after };
+        }
+        write = merged as typeof write;
+      }
+      const needsEmbedding = !existing || embeddingText(existing) !== embeddingText(write);
+      const vector = needsEmbedding ? (await embeddings.embed([embeddingText(write)]))[0] : undefined;
+      const { row, outcome } = await repo.upsertByDomain({ ...write, embedding: vector ? toPgVector(vector) : null, embedding_model: vector ? embeddings.model : null });
+      return { row, outcome, changes, kept };
     },
 
     count: () => repo.count(),

@@ -37,18 +37,99 @@ export interface ScoredId {
   score: number;
 }
 
+export interface CorpusStats {
+  docs: number;
+  lexemes: number;
+  version: number;
+}
+
+export interface QueryLexeme {
+  term: number;
+  lexeme: string;
+  df: number;
+  /** A prefix form (matches longer lexemes, e.g. German compounds); df sums the lexemes it covers. */
+  prefix: boolean;
+}
+
+export interface ScoredLexeme {
+  term: number;
+  lexeme: string;
+  idf: number;
+  prefix: boolean;
+}
+
 export function createSearchRepo(db: Db) {
   return {
-    /** Full-text candidates for an OR tsquery, best first, with ts_rank_cd normalised to [0, 1). */
-    async keywordCandidates(tsquery: string, filters: SearchFilters, limit: number): Promise<ScoredId[]> {
-      const w = whereFilters(filters, 3);
+    /** Live companies, total lexemes and the write version (bumped by every company write). */
+    async corpusStats(): Promise<CorpusStats> {
+      const rows = await db.query<{ docs: number; lexemes: number; version: number }>(
+        'SELECT docs::float8 AS docs, lexemes::float8 AS lexemes, version::float8 AS version FROM search_corpus_stats',
+      );
+      return rows[0] ?? { docs: 0, lexemes: 0, version: 0 };
+    },
+
+    /**
+     * The lexemes each query term becomes (english stem and simple form) with their document
+     * frequency. `term` is the index of the term in `terms`.
+     */
+    async termLexemes(terms: string[], minPrefix: number): Promise<QueryLexeme[]> {
+      if (terms.length === 0) return [];
+      return db.query<QueryLexeme>(
+        `SELECT t.i::int - 1 AS term, l.lexeme, coalesce(s.df, 0)::int AS df, false AS prefix
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+           CROSS JOIN LATERAL (
+             SELECT unnest(tsvector_to_array(to_tsvector('english', t.term)))
+             UNION SELECT unnest(tsvector_to_array(to_tsvector('simple', t.term)))
+           ) AS l(lexeme)
+           LEFT JOIN search_term_stats s ON s.lexeme = l.lexeme
+         UNION ALL
+         SELECT t.i::int - 1, t.term, (SELECT coalesce(sum(s.df), 0) FROM search_term_stats s
+                                         WHERE s.lexeme LIKE t.term || '%' AND s.lexeme <> t.term)::int, true
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+          WHERE length(t.term) >= $2 AND t.term ~ '^[[:alnum:]]+$'
+          ORDER BY 1, 2`,
+        [terms, minPrefix],
+      );
+    },
+
+    /**
+     * BM25F-style keyword ranking. Candidates are the companies containing one of `match`
+     * (the rarer query lexemes: a bounded set even on large directories, at most `cap` rows);
+     * each is scored over all `scored` lexemes: per term the best of its forms,
+     * idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), where tf counts occurrences weighted by
+     * field (name A, industry/keywords B, description C, place D).
+     */
+    async keywordCandidates(
+      p: { match: { lexeme: string; prefix: boolean }[]; scored: ScoredLexeme[]; avgLength: number; k1: number; b: number; fieldWeights: [number, number, number, number] },
+      filters: SearchFilters,
+      limit: number,
+      cap: number,
+    ): Promise<ScoredId[]> {
+      if (p.match.length === 0 || p.scored.length === 0) return [];
+      const tsq = p.match.map((l) => `'${l.lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${l.prefix ? ':*' : ''}`).join(' | ');
+      const w = whereFilters(filters, 15);
+      const [A, B, C, D] = p.fieldWeights;
       return db.query<ScoredId>(
-        `SELECT c.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.search_vector, q, 32) AS score
-           FROM companies c, (SELECT to_tsquery('english', $1) || to_tsquery('simple', $1) AS q) tq
-          WHERE c.search_vector @@ q AND ${w.sql}
-          ORDER BY score DESC, c.id
-          LIMIT $2`,
-        [tsquery, limit, ...w.params],
+        `WITH q AS (SELECT * FROM unnest($2::text[], $3::int[], $4::float8[], $14::boolean[]) AS q(lexeme, term, idf, prefix)),
+          cand AS (
+            SELECT c.id, c.search_vector AS sv FROM companies c
+             WHERE c.search_vector @@ $1::tsquery AND ${w.sql}
+             LIMIT $12
+          ),
+          per_term AS (
+            SELECT cand.id, q.term,
+                   max(q.idf * tf.v * ($5::float8 + 1) / (tf.v + $5::float8 * (1 - $6::float8 + $6::float8 * length(cand.sv) / $7::float8))) AS s
+              FROM cand
+              CROSS JOIN LATERAL unnest(cand.sv) AS u
+              JOIN q ON q.lexeme = u.lexeme OR (q.prefix AND starts_with(u.lexeme, q.lexeme))
+              CROSS JOIN LATERAL (
+                SELECT sum(CASE wt WHEN 'A' THEN $8::float8 WHEN 'B' THEN $9::float8 WHEN 'C' THEN $10::float8 ELSE $11::float8 END) AS v
+                  FROM unnest(u.weights) AS wt
+              ) AS tf
+             GROUP BY cand.id, q.term
+          )
+         SELECT id, sum(s)::float8 AS score FROM per_term GROUP BY id ORDER BY score DESC, id LIMIT $13`,
+        [tsq, p.scored.map((x) => x.lexeme), p.scored.map((x) => x.term), p.scored.map((x) => x.idf), p.k1, p.b, p.avgLength, A, B, C, D, cap, limit, p.scored.map((x) => x.prefix), ...w.params],
       );
     },
 
@@ -66,18 +147,36 @@ export function createSearchRepo(db: Db) {
     },
 
     /** Nearest neighbours by cosine distance (HNSW); score = cosine similarity. */
-    async semanticCandidates(vector: string, filters: SearchFilters, limit: number): Promise<ScoredId[]> {
+    async semanticCandidates(vector: string, filters: SearchFilters, limit: number, exactBelow = 3000): Promise<ScoredId[]> {
       const w = whereFilters(filters, 3);
       const hasFilters = w.params.length > 0;
+      if (hasFilters) {
+        // Selective filters: an exact scan of the few matching rows is complete and cheap, where
+        // the HNSW graph would have to walk far to find enough of them.
+        const wc = whereFilters(filters, 2);
+        const counted = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM companies c WHERE ${wc.sql} LIMIT $1) x`,
+          [exactBelow + 1, ...wc.params],
+        );
+        if (counted[0]!.n <= exactBelow) {
+          return db.query<ScoredId>(
+            `SELECT c.id, 1 - (c.embedding <=> $1::vector) AS score FROM companies c
+              WHERE c.embedding IS NOT NULL AND ${w.sql}
+              ORDER BY (c.embedding <=> $1::vector) + 0, c.id LIMIT $2`,
+            [vector, limit, ...w.params],
+          );
+        }
+      }
       const sql = `SELECT c.id, 1 - (c.embedding <=> $1::vector) AS score
            FROM companies c
           WHERE c.embedding IS NOT NULL AND ${w.sql}
           ORDER BY c.embedding <=> $1::vector
           LIMIT $2`;
-      if (!hasFilters) return db.query<ScoredId>(sql, [vector, limit, ...w.params]);
-      // With filters, let HNSW keep scanning until enough rows pass them (pgvector ≥ 0.8).
       return db.transaction(async (tx) => {
-        await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+        // HNSW returns at most ef_search rows: raise it to the depth asked for.
+        await tx.query(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(Math.trunc(limit), 1000))}`);
+        // With broad filters, let HNSW keep scanning until enough rows pass them (pgvector ≥ 0.8).
+        if (hasFilters) await tx.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
         const rows = await tx.query<ScoredId>(sql, [vector, limit, ...w.params]);
         return rows.sort((a, b) => b.score - a.score);
       });

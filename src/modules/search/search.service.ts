@@ -1,6 +1,6 @@
 import { countryCode } from '../../lib/countries.js';
 import { fuse, type FusionOptions, defaultFusion, type Candidate } from '../../lib/rank-fusion.js';
-import { orTsQuery, queryTerms } from '../../lib/search-query.js';
+import { queryTerms } from '../../lib/search-query.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -12,8 +12,25 @@ import type { SearchQuery } from './search.schemas.js';
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
 export interface SearchTuning {
-  /** How many candidates each side contributes before fusion. */
+  /** How many candidates each side contributes before fusion (keyword, semantic). */
   depth: number;
+  semanticDepth: number;
+  /** BM25 saturation and length normalisation. */
+  k1: number;
+  b: number;
+  /** Term-frequency weight of a name, industry/keywords, description and place occurrence. */
+  fieldWeights: [number, number, number, number];
+  /**
+   * Candidate bound for the keyword side: lexemes in more companies than this are only scored,
+   * not used to find candidates (unless no rarer term exists), and at most this many candidates
+   * are scored. Keeps the latency tail flat on large directories.
+   */
+  keywordCap: number;
+  /** Keyword scores are divided by max(best score, this × the query's attainable BM25 score). */
+  keywordBoundShare: number;
+  /** Query words of at least this length also match as prefixes (compounds: "zahnarzt" → "zahnarztpraxis"), weighted by prefixWeight. */
+  prefixMinLength: number;
+  prefixWeight: number;
   keywordWeight: number;
   nameWeight: number;
   semanticWeight: number;
@@ -24,11 +41,19 @@ export interface SearchTuning {
 
 export const defaultTuning: SearchTuning = {
   depth: 200,
+  semanticDepth: 100,
+  k1: 1.2,
+  b: 0.75,
+  fieldWeights: [3, 2, 1, 0.5],
+  keywordCap: 2000,
+  keywordBoundShare: 0.5,
+  prefixMinLength: 5,
+  prefixWeight: 0.75,
   keywordWeight: 1,
   nameWeight: 0.6,
   semanticWeight: 1,
   minSimilarity: 0.2,
-  fusion: defaultFusion,
+  fusion: { k: 60, scoreShare: 0.75 },
 };
 
 export interface SearchResult {
@@ -45,9 +70,27 @@ export interface SearchServiceDeps {
   companies: CompaniesService;
   embeddings: EmbeddingProvider;
   tuning?: SearchTuning;
+  /**
+   * Called (fire-and-forget, after the answer is built) when a text search found nothing or only
+   * weak matches: the insights module records it. Must not throw or block.
+   */
+  onWeakResult?: (event: WeakSearchEvent) => void;
 }
 
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning }: SearchServiceDeps) {
+/** A text search that the directory answered badly (audience insights). */
+export interface WeakSearchEvent {
+  query: string;
+  category: string | undefined;
+  /** The companies shown (best first) with their categories; empty when nothing matched. */
+  companies: { id: string; category: string }[];
+  /** Best raw cosine similarity of any company to the query (0 when there was no semantic side). */
+  bestSimilarity: number;
+}
+
+/** Below this raw cosine similarity no company is a real match (measured on the demo directory: good matches are ≥ 0.5). */
+export const WEAK_SIMILARITY = 0.45;
+
+export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, onWeakResult }: SearchServiceDeps) {
   function resolveFilters(q: SearchQuery): SearchFilters {
     const code = countryCode(q.country);
     return {
@@ -61,21 +104,53 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     };
   }
 
+  /** BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. */
+  async function keywordSide(terms: string[], filters: SearchFilters) {
+    const [stats, lexemes] = await Promise.all([repo.corpusStats(), repo.termLexemes(terms, tuning.prefixMinLength)]);
+    const n = Math.max(stats.docs, 1);
+    const present = lexemes.filter((l) => l.df > 0);
+    if (present.length === 0) return { rows: [], bound: 1 };
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    // A prefix form counts for less than the word itself (it may be a different word).
+    const scored = present.map((l) => ({ term: l.term, lexeme: l.lexeme, prefix: l.prefix, idf: idf(Math.min(l.df, n)) * (l.prefix ? tuning.prefixWeight : 1) }));
+    const sorted = [...present].sort((a, b) => a.df - b.df);
+    let match = sorted.filter((l) => l.df <= tuning.keywordCap);
+    if (match.length === 0) match = [sorted[0]!];
+    // The best score any company could reach: every term at saturation with its best form.
+    const bestIdf = new Map<number, number>();
+    for (const l of scored) bestIdf.set(l.term, Math.max(bestIdf.get(l.term) ?? 0, l.idf));
+    const bound = [...bestIdf.values()].reduce((a, b) => a + b, 0) * (tuning.k1 + 1);
+    const rows = await repo.keywordCandidates(
+      { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b, fieldWeights: tuning.fieldWeights },
+      filters,
+      tuning.depth,
+      tuning.keywordCap,
+    );
+    return { rows, bound };
+  }
+
   /** Ranked candidates for a text query (the whole fused list, best first). */
   async function rank(text: string, filters: SearchFilters, mode: SearchMode) {
     const terms = queryTerms(text);
-    const tsq = orTsQuery(terms);
     const useKeyword = mode !== 'semantic';
     const useSemantic = mode !== 'keyword';
     const [kw, names, sem] = await Promise.all([
-      useKeyword && tsq ? repo.keywordCandidates(tsq, filters, tuning.depth) : Promise.resolve([]),
+      useKeyword && terms.length ? keywordSide(terms, filters) : Promise.resolve({ rows: [], bound: 1 }),
       useKeyword && text.trim().length >= 3 ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
-      useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.depth)) : Promise.resolve([]),
+      useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth)) : Promise.resolve([]),
     ]);
-    const maxKw = kw.reduce((m, c) => Math.max(m, c.score), 0) || 1;
-    const keywordList: Candidate[] = kw.map((c) => ({ id: c.id, score: c.score / maxKw }));
-    const semanticList: Candidate[] = sem.filter((c) => c.score >= tuning.minSimilarity);
-    return fuse(
+    // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
+    // match covers only a weak part of it keeps low keyword scores instead of a full 1.
+    const maxKw = Math.max(kw.rows.reduce((m, c) => Math.max(m, c.score), 0), tuning.keywordBoundShare * kw.bound) || 1;
+    const keywordList: Candidate[] = kw.rows.map((c) => ({ id: c.id, score: Math.min(1, c.score / maxKw) }));
+    // Cosine similarities of USE-lite sit in a narrow band: rescale them to [0, 1] over this
+    // query's candidates (min-max), as the keyword scores are scaled by their best, so the
+    // score-aware part of the fusion sees comparable spreads on both sides.
+    const semKept = sem.filter((c) => c.score >= tuning.minSimilarity);
+    const semMax = semKept.reduce((m, c) => Math.max(m, c.score), 0);
+    const semMin = semKept.reduce((m, c) => Math.min(m, c.score), semMax);
+    const semanticList: Candidate[] = semKept.map((c) => ({ id: c.id, score: semMax > semMin ? (c.score - semMin) / (semMax - semMin) : 1 }));
+    const fused = fuse(
       [
         { source: 'keyword', weight: tuning.keywordWeight, candidates: keywordList },
         { source: 'keyword', weight: tuning.nameWeight, candidates: names },
@@ -83,17 +158,42 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       ],
       tuning.fusion,
     );
+    return Object.assign(fused, { bestSimilarity: sem.reduce((m, c) => Math.max(m, c.score), 0) });
   }
 
-  return {
-    async search(q: SearchQuery, mode: SearchMode = 'hybrid'): Promise<SearchResult> {
+  /**
+   * Ranked lists of recent queries, valid while no company was written: every company write bumps
+   * search_corpus_stats.version (a trigger), so one primary-key read decides whether a repeated
+   * query can skip embedding and both searches. Works across processes and instances.
+   */
+  const rankCache = new Map<string, { version: number; ranked: Awaited<ReturnType<typeof rank>> }>();
+  const RANK_CACHE_SIZE = 2000;
+  async function cachedRank(text: string, filters: SearchFilters, mode: SearchMode) {
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters]);
+    const { version } = await repo.corpusStats();
+    const hit = rankCache.get(key);
+    if (hit && hit.version === version) {
+      rankCache.delete(key);
+      rankCache.set(key, hit);
+      return hit.ranked;
+    }
+    const ranked = await rank(text, filters, mode);
+    rankCache.delete(key);
+    rankCache.set(key, { version, ranked });
+    if (rankCache.size > RANK_CACHE_SIZE) rankCache.delete(rankCache.keys().next().value as string);
+    return ranked;
+  }
+
+  /** The search plus its best raw similarity; `report` lets weak results reach onWeakResult. */
+  async function run(q: SearchQuery, mode: SearchMode, report: boolean): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    {
       const limit = q.limit ?? 10;
       const offset = q.offset ?? 0;
       const text = (q.q ?? '').trim();
       const filters = resolveFilters(q);
       if (!text) {
         const { rows, total } = await repo.browse(filters, limit, offset);
-        return {
+        const result = {
           companies: rows.map((r) => companies.toSummary(r, 0, [])),
           total_found: total,
           offset,
@@ -101,8 +201,9 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
           has_more: offset + rows.length < total,
           query: '',
         };
+        return { result, bestSimilarity: 0 };
       }
-      const ranked = await rank(text, filters, mode);
+      const ranked = await cachedRank(text, filters, mode);
       const page = ranked.slice(offset, offset + limit);
       const rows = await companies.findManyByIds(page.map((p) => p.id));
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -110,8 +211,20 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
         const row = byId.get(p.id);
         return row ? [companies.toSummary(row, p.score, p.sources)] : [];
       });
-      return { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
-    },
+      if (onWeakResult && report && offset === 0 && (list.length === 0 || ranked.bestSimilarity < WEAK_SIMILARITY)) {
+        const event = { query: text, category: filters.category, companies: list.map((c) => ({ id: c.id, category: c.category })), bestSimilarity: ranked.bestSimilarity };
+        // Off the request path: the answer never waits for insight recording.
+        setImmediate(() => onWeakResult(event));
+      }
+      const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
+      return { result, bestSimilarity: ranked.bestSimilarity };
+    }
+  }
+
+  return {
+    search: async (q: SearchQuery, mode: SearchMode = 'hybrid'): Promise<SearchResult> => (await run(q, mode, true)).result,
+    /** The same search with its best raw similarity and without the weak-result hook (ask judges and records its own questions). */
+    searchWithSignal: (q: SearchQuery, mode: SearchMode = 'hybrid') => run(q, mode, false),
   };
 }
 

@@ -1,0 +1,286 @@
+/**
+ * Search load test: `npm run bench:search [-- --n 10000|100000|1000000] [--database-url URL]
+ * [--duration 10] [--workers 2]`.
+ *
+ * 1. Generates N synthetic companies from the real texts of the evaluation corpus and the demo
+ *    directory (each one a template's industry, keywords and description, with a sentence of
+ *    another company of the same category, a new name, city and country).
+ * 2. Loads them in bulk (multi-row INSERT ... SELECT unnest, HNSW index built after the load).
+ *    Embeddings: the distinct template texts are embedded with the real model; each synthetic
+ *    company gets its template's vector plus small random noise, renormalised. This is a
+ *    documented shortcut (embedding 100k texts takes ~35 min here); the index and the query
+ *    path are the same as with real vectors.
+ * 3. Starts the real server (src/server.ts) as a child process on that store and load-tests it over
+ *    HTTP with autocannon, 10 connections: /api/health (ceiling), novel queries, repeated
+ *    queries, both with and without filters, and GET /companies/{id}. Prints p50, p99, req/s,
+ *    the ratio to the ceiling and the server's peak RSS (VmHWM).
+ * PGlite data goes to a temporary folder; with --database-url a temporary database is created.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.js';
+import { migrate, openDb, type Db } from '../src/platform/db.js';
+import { createEmbeddingProvider, toPgVector } from '../src/platform/embeddings/embeddings.js';
+import { embeddingText } from '../src/modules/companies/companies.service.js';
+import { countryCode } from '../src/lib/countries.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback?: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const N = Number(option('--n', '100000'));
+const duration = Number(option('--duration', '10'));
+const workers = option('--workers', '2')!;
+const databaseUrl = option('--database-url');
+
+// A seeded PRNG: the same N gives the same directory.
+let seed = 42;
+const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)]!;
+
+interface Template {
+  name: string;
+  category: string;
+  industry: string;
+  description: string;
+  keywords: string[];
+}
+
+function loadTemplates(): Template[] {
+  const files = [path.join(root, '../shared/eval/companies.jsonl'), path.join(root, 'seed/demo-companies.jsonl')].filter((f) => fs.existsSync(f));
+  return files.flatMap((f) =>
+    fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
+      const o = JSON.parse(l) as Template & { keywords?: string[] };
+      return { name: o.name, category: o.category, industry: o.industry ?? '', description: o.description ?? '', keywords: o.keywords ?? [] };
+    }),
+  );
+}
+
+const PLACES: [string, string][] = [
+  ['United States', 'New York'], ['United States', 'Chicago'], ['United States', 'Austin'], ['United States', 'Seattle'], ['United States', 'Atlanta'],
+  ['United Kingdom', 'London'], ['United Kingdom', 'Leeds'], ['United Kingdom', 'Bristol'], ['Germany', 'Berlin'], ['Germany', 'Munich'],
+  ['Germany', 'Hamburg'], ['France', 'Paris'], ['France', 'Lyon'], ['Spain', 'Madrid'], ['Italy', 'Milan'], ['Netherlands', 'Amsterdam'],
+  ['Canada', 'Toronto'], ['Canada', 'Vancouver'], ['Australia', 'Sydney'], ['Australia', 'Melbourne'], ['India', 'Bangalore'], ['Japan', 'Tokyo'],
+  ['Brazil', 'São Paulo'], ['Mexico', 'Mexico City'], ['Kenya', 'Nairobi'], ['South Africa', 'Cape Town'], ['Ireland', 'Dublin'], ['Poland', 'Warsaw'],
+];
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ven', 'tor', 'bel', 'sun', 'dal', 'ero', 'nix', 'qua', 'fen', 'lyn', 'ost', 'mar', 'pel', 'tri', 'zo', 'har'];
+const SUFFIXES = ['Partners', 'Group', 'Studio', 'Works', 'Solutions', 'Co', 'Labs', 'Services', 'Collective', '& Sons'];
+const SERVICE_TYPES = ['remote', 'local', 'nationwide', 'hybrid'];
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+/).filter(Boolean);
+}
+
+function log(msg: string) {
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+}
+
+async function freshStore(): Promise<{ db: Db; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (databaseUrl) {
+    const name = `agp_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(databaseUrl);
+    u.pathname = `/${name}`;
+    const db = await openDb({ databaseUrl: u.toString(), poolSize: 4 });
+    return {
+      db,
+      env: { DATABASE_URL: u.toString() },
+      cleanup: async () => {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-bench-'));
+  const db = await openDb({ pgliteDir: dir });
+  return { db, env: { DATA_DIR: dir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function load(db: Db, templates: Template[]): Promise<string[]> {
+  log(`embedding ${templates.length} template texts with the real model`);
+  const config = loadConfig({ EMBEDDINGS_WORKERS: workers });
+  const emb = createEmbeddingProvider(config.embeddings);
+  const texts = templates.map((t) => embeddingText({ ...t, services: [], city: '', country: '' }));
+  const vectors: number[][] = [];
+  const chunks: string[][] = [];
+  for (let i = 0; i < texts.length; i += 64) chunks.push(texts.slice(i, i + 64));
+  const results = await Promise.all(chunks.map((c) => emb.embed(c)));
+  for (const r of results) vectors.push(...r);
+  await emb.close();
+
+  const byCategory = new Map<string, Template[]>();
+  for (const t of templates) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);
+
+  log(`generating and inserting ${N} companies (HNSW index dropped during the load, rebuilt after)`);
+  await db.exec('DROP INDEX IF EXISTS companies_embedding');
+  const started = Date.now();
+  const batch = 1000;
+  for (let i = 0; i < N; i += batch) {
+    const cols: Record<string, unknown[]> = { name: [], website_url: [], domain: [], category: [], industry: [], description: [], country: [], country_code: [], city: [], service_type: [], is_verified: [], keywords: [], embedding: [] };
+    for (let j = i; j < Math.min(i + batch, N); j++) {
+      const ti = Math.floor(rnd() * templates.length);
+      const t = templates[ti]!;
+      const other = pick(byCategory.get(t.category)!);
+      const [country, city] = pick(PLACES);
+      const word = pick(SYLLABLES) + pick(SYLLABLES) + pick(SYLLABLES);
+      const name = `${word[0]!.toUpperCase()}${word.slice(1)} ${pick(SUFFIXES)}`;
+      const domain = `${word}-${j}.example`;
+      const kws = t.keywords.filter(() => rnd() < 0.8);
+      const desc = [...sentences(t.description), pick(sentences(other.description) .length ? sentences(other.description) : [''])].join(' ');
+      // Template vector + noise (σ≈0.02 per dimension), renormalised: near but not equal to its template.
+      const v = vectors[ti]!.map((x) => x + (rnd() - 0.5) * 0.07);
+      const norm = Math.hypot(...v);
+      cols.name!.push(name);
+      cols.website_url!.push(`https://${domain}`);
+      cols.domain!.push(domain);
+      cols.category!.push(t.category);
+      cols.industry!.push(t.industry);
+      cols.description!.push(desc);
+      cols.country!.push(country);
+      cols.country_code!.push(countryCode(country) ?? '');
+      cols.city!.push(city);
+      cols.service_type!.push(pick(SERVICE_TYPES));
+      cols.is_verified!.push(rnd() < 0.6);
+      cols.keywords!.push(`{${kws.map((k) => `"${k.replace(/["\\]/g, '')}"`).join(',')}}`);
+      cols.embedding!.push(toPgVector(v.map((x) => Math.round((x / norm) * 1e5) / 1e5)));
+    }
+    await db.query(
+      `INSERT INTO companies (name, website_url, domain, category, industry, description, country, country_code, city, service_type, is_verified, keywords, embedding, embedding_model, source)
+       SELECT n, w, d, c, i, de, co, cc, ci, st, v, k::text[], e::vector, 'use-lite-512', 'bench'
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::boolean[], $12::text[], $13::text[])
+           AS t(n, w, d, c, i, de, co, cc, ci, st, v, k, e)`,
+      Object.values(cols),
+    );
+    if ((i / batch) % 10 === 0) log(`  ${Math.min(i + batch, N)}/${N} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  log(`inserted in ${((Date.now() - started) / 1000).toFixed(0)} s; building the HNSW index`);
+  const t0 = Date.now();
+  await db.exec(`SET maintenance_work_mem = '256MB'; CREATE INDEX companies_embedding ON companies USING hnsw (embedding vector_cosine_ops); ANALYZE companies;`);
+  log(`HNSW index built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const ids = await db.query<{ id: string }>('SELECT id FROM companies ORDER BY random() LIMIT 2000');
+  return ids.map((r) => r.id);
+}
+
+function startServer(env: Record<string, string>, port: number): Promise<{ pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server.ts')], {
+    cwd: root,
+    env: {
+      ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+      EMBEDDINGS_WORKERS: workers, RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 180_000;
+    const poll = async () => {
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/api/health/deep`);
+        if (r.ok) return resolve({ pid: child.pid!, stop: () => child.kill('SIGTERM') });
+      } catch {
+        // not up yet
+      }
+      if (child.exitCode !== null) return reject(new Error(`server exited with ${child.exitCode}`));
+      if (Date.now() > deadline) return reject(new Error('server did not become healthy'));
+      setTimeout(poll, 500);
+    };
+    void poll();
+  });
+}
+
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmHWM:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+interface Row {
+  name: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+async function cannon(name: string, base: string, paths: () => string): Promise<Row> {
+  const result = await autocannon({
+    url: base,
+    connections: 10,
+    duration,
+    requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths() }) }],
+  });
+  const row = { name, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx };
+  log(`${name}: p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.rps.toFixed(0)} req/s${row.errors ? `, ${row.errors} errors/non-2xx` : ''}`);
+  return row;
+}
+
+const templates = loadTemplates();
+const { db, env, cleanup } = await freshStore();
+let server: { pid: number; stop: () => void } | undefined;
+try {
+  await migrate(db);
+  const ids = await load(db, templates);
+  await db.close();
+
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  log('starting the server');
+  server = await startServer(env, port);
+  const base = `http://127.0.0.1:${port}`;
+  const enc = encodeURIComponent;
+
+  // Novel queries: each request a combination not sent before (words from the corpus's own
+  // vocabulary, so they match like real queries do).
+  const vocab = [...new Set(templates.flatMap((t) => [...t.keywords, t.industry]).map((s) => s.toLowerCase()))];
+  let novel = 0;
+  const novelQuery = () => `${pick(vocab)} ${pick(vocab)} ${++novel}`.replace(/ \d+$/, (m) => (novel % 2 ? m.replace(/\d+/, pick(PLACES)[1]) : ''));
+  const seen = new Set<string>();
+  const freshQuery = () => {
+    for (;;) {
+      const q = novelQuery();
+      if (!seen.has(q)) {
+        seen.add(q);
+        return q;
+      }
+    }
+  };
+  const repeated = ['plumber in berlin', 'SOC 2 audit for a startup', 'wedding photographer', 'accountant for small business', 'solar panel installation'];
+  let r = 0;
+  const filters = () => `&country=${enc(pick(PLACES)[0])}&is_verified=true`;
+
+  const rows: Row[] = [];
+  rows.push(await cannon('ceiling: GET /api/health', base, () => '/api/health'));
+  rows.push(await cannon('novel queries', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}`));
+  rows.push(await cannon('novel queries + filters', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}${filters()}`));
+  for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}`);
+  for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}&country=Germany&is_verified=true`);
+  rows.push(await cannon('repeated queries', base, () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}`));
+  rows.push(await cannon('repeated queries + filters', base, () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}&country=Germany&is_verified=true`));
+  rows.push(await cannon('browse with filters (no q)', base, () => `/api/v1/agent/companies?category=${enc(pick(templates).category)}${filters()}`));
+  rows.push(await cannon('GET /companies/{id}', base, () => `/api/v1/agent/companies/${pick(ids)}`));
+  const rss = peakRssMb(server.pid);
+
+  const ceiling = rows[0]!.rps;
+  console.log(`\n${N} companies on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, 10 connections, ${duration} s per run, ${workers} embedding worker(s)`);
+  console.log('vectors: template vectors + noise (see the header of scripts/bench-search.ts)');
+  console.log(`${'route'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'of ceiling'.padStart(12)}${'errors'.padStart(8)}`);
+  for (const row of rows) {
+    console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
+  }
+  console.log(`server peak RSS: ${rss.toFixed(0)} MB`);
+} finally {
+  server?.stop();
+  await new Promise((res) => setTimeout(res, 1000));
+  await cleanup();
+}

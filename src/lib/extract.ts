@@ -1,0 +1,368 @@
+import * as cheerio from 'cheerio';
+import { toPlainLine, toPlainText } from './text.js';
+
+/**
+ * What one HTML page says about the company that publishes it, as plain text: schema.org
+ * JSON-LD (and microdata addresses), OpenGraph/meta, the readable main text with navigation,
+ * footers, scripts and cookie banners removed, emails, phone numbers, postal addresses, social
+ * links and same-page links for the crawler. Pure: no network, no clock.
+ */
+export interface StructuredAddress {
+  street: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+}
+
+export interface StructuredOrg {
+  types: string[];
+  name: string;
+  description: string;
+  email: string;
+  telephone: string;
+  url: string;
+  logo: string;
+  sameAs: string[];
+  address: StructuredAddress | undefined;
+  areaServed: string[];
+  foundingYear: number | undefined;
+  services: string[];
+  keywords: string[];
+}
+
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+export interface ExtractedPage {
+  url: string;
+  title: string;
+  lang: string;
+  metaDescription: string;
+  metaKeywords: string[];
+  og: { title: string; description: string; siteName: string; image: string; locale: string };
+  orgs: StructuredOrg[];
+  /** Microdata / <address> blocks / address-like lines found in the visible page. */
+  addresses: string[];
+  microdataAddress: StructuredAddress | undefined;
+  headings: string[];
+  /** Readable main text (plain, lines separated by \n). */
+  text: string;
+  /** First substantial paragraphs of the main text. */
+  paragraphs: string[];
+  listItems: string[];
+  emails: string[];
+  phones: string[];
+  social: Record<string, string>;
+  links: PageLink[];
+  alternateLangs: string[];
+  logo: string;
+  /** The page looks like an empty JavaScript application shell. */
+  scriptShell: boolean;
+}
+
+const SOCIAL_HOSTS: [RegExp, string][] = [
+  [/(^|\.)linkedin\.com$/, 'linkedin'],
+  [/(^|\.)(twitter|x)\.com$/, 'twitter'],
+  [/(^|\.)facebook\.com$/, 'facebook'],
+  [/(^|\.)instagram\.com$/, 'instagram'],
+  [/(^|\.)youtube\.com$/, 'youtube'],
+  [/(^|\.)github\.com$/, 'github'],
+  [/(^|\.)tiktok\.com$/, 'tiktok'],
+  [/(^|\.)xing\.com$/, 'xing'],
+  [/(^|\.)pinterest\.com$/, 'pinterest'],
+  [/(^|\.)mastodon\.social$/, 'mastodon'],
+];
+
+export function socialNetwork(url: string): string | undefined {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+    return SOCIAL_HOSTS.find(([re]) => re.test(host))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+const EMAIL_RE = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,24}/gi;
+// International or national numbers with at least 7 digits; separators space . - / ( ).
+const PHONE_RE = /(?:\+|00)?\d[\d\s().\/-]{6,20}\d/g;
+const BOILERPLATE = 'script, style, noscript, template, svg, iframe, nav, header, footer, form, button, select, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], [hidden]';
+const COOKIE_RE = /cookie|consent|gdpr|banner|popup|modal|newsletter/i;
+
+function str(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return str(v[0]);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return str(o.name ?? o['@value'] ?? o.url ?? o['@id'] ?? '');
+  }
+  return '';
+}
+
+function list(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+function typesOf(node: Record<string, unknown>): string[] {
+  return list(node['@type']).map((t) => str(t).replace(/^https?:\/\/schema\.org\//, '')).filter(Boolean);
+}
+
+const ORG_TYPES = /Organization|Corporation|LocalBusiness|Store|Restaurant|Service|Agency|Clinic|Dentist|Physician|Attorney|LegalService|Plumber|Electrician|HVACBusiness|RoofingContractor|HomeAndConstructionBusiness|GeneralContractor|AutoRepair|AutoDealer|Hotel|LodgingBusiness|BeautySalon|HairSalon|DaySpa|HealthClub|FinancialService|AccountingService|InsuranceAgency|RealEstateAgent|TravelAgency|EducationalOrganization|School|NGO|Bakery|CafeOrCoffeeShop|FoodEstablishment|MedicalBusiness|MedicalOrganization|ProfessionalService|EmploymentAgency|MovingCompany|Winery|Brewery|Florist|Pharmacy|Optician|VeterinaryCare|Library|Museum|SportsActivityLocation|EntertainmentBusiness|ShoppingCenter|OnlineStore|OnlineBusiness|Farm|Brand|Airline|Consortium|NewsMediaOrganization/;
+
+function parseAddress(v: unknown): StructuredAddress | undefined {
+  const a = list(v)[0];
+  if (!a) return undefined;
+  if (typeof a === 'string') {
+    const line = toPlainLine(a);
+    return line ? { street: line, city: '', region: '', postalCode: '', country: '' } : undefined;
+  }
+  if (typeof a !== 'object') return undefined;
+  const o = a as Record<string, unknown>;
+  const addr = {
+    street: toPlainLine(str(o.streetAddress)),
+    city: toPlainLine(str(o.addressLocality)),
+    region: toPlainLine(str(o.addressRegion)),
+    postalCode: toPlainLine(str(o.postalCode)),
+    country: toPlainLine(str(o.addressCountry)),
+  };
+  return Object.values(addr).some(Boolean) ? addr : undefined;
+}
+
+function flattenJsonLd(value: unknown, out: Record<string, unknown>[], depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) flattenJsonLd(v, out, depth + 1);
+    return;
+  }
+  const o = value as Record<string, unknown>;
+  if (o['@graph']) flattenJsonLd(o['@graph'], out, depth + 1);
+  if (o['@type']) out.push(o);
+  for (const key of ['publisher', 'provider', 'author', 'brand', 'mainEntity', 'about', 'itemReviewed', 'organizer']) {
+    if (o[key] && typeof o[key] === 'object') flattenJsonLd(o[key], out, depth + 1);
+  }
+}
+
+function orgFrom(node: Record<string, unknown>): StructuredOrg {
+  const contactPoints = list(node.contactPoint).filter((c): c is Record<string, unknown> => !!c && typeof c === 'object');
+  const email = str(node.email) || contactPoints.map((c) => str(c.email)).find(Boolean) || '';
+  const telephone = str(node.telephone) || contactPoints.map((c) => str(c.telephone)).find(Boolean) || '';
+  const founding = /\b(1[0-9]{3}|20[0-9]{2})\b/.exec(str(node.foundingDate))?.[1];
+  const services: string[] = [];
+  for (const offer of list(node.makesOffer)) {
+    const o = offer as Record<string, unknown>;
+    const name = str(o?.itemOffered ?? o?.name);
+    if (name) services.push(name);
+  }
+  const catalog = list(node.hasOfferCatalog)[0] as Record<string, unknown> | undefined;
+  for (const item of list(catalog?.itemListElement)) {
+    const o = item as Record<string, unknown>;
+    const name = str(o?.itemOffered ?? o?.name);
+    if (name) services.push(name);
+  }
+  for (const s of list(node.knowsAbout)) if (str(s)) services.push(str(s));
+  const keywords = list(node.keywords).flatMap((k) => str(k).split(','));
+  return {
+    types: typesOf(node),
+    name: toPlainLine(str(node.name) || str(node.legalName)),
+    description: toPlainText(str(node.description)),
+    email: email.replace(/^mailto:/i, '').trim().toLowerCase(),
+    telephone: toPlainLine(telephone.replace(/^tel:/i, '')),
+    url: str(node.url),
+    logo: str(node.logo) || str(node.image),
+    sameAs: list(node.sameAs).map(str).filter((u) => /^https?:\/\//i.test(u)),
+    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address),
+    areaServed: list(node.areaServed).map((a) => toPlainLine(str(a))).filter(Boolean),
+    foundingYear: founding ? Number(founding) : undefined,
+    services: services.map((s) => toPlainLine(s)).filter(Boolean),
+    keywords: keywords.map((k) => toPlainLine(k)).filter(Boolean),
+  };
+}
+
+function absolute(href: string, base: string): string | undefined {
+  try {
+    const u = new URL(href, base);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Phone candidates: digits only count; dates, years and long ids are dropped. */
+export function findPhones(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(PHONE_RE)) {
+    const raw = m[0].trim();
+    const digits = raw.replace(/\D/g, '');
+    if (digits.length < 7 || digits.length > 15) continue;
+    if (/^\d{4}[-/.]\d{2}[-/.]\d{2}$/.test(raw) || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw)) continue;
+    if (/^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
+    // a plain run of digits without + or separators is more likely an id than a phone
+    if (!/[+\s().\/-]/.test(raw) && !raw.startsWith('0')) continue;
+    out.push(raw.replace(/\s+/g, ' '));
+  }
+  return out;
+}
+
+export function findEmails(text: string): string[] {
+  return [...text.matchAll(EMAIL_RE)]
+    .map((m) => m[0].toLowerCase().replace(/\.+$/, ''))
+    .filter((e) => !/\.(png|jpe?g|gif|svg|webp|css|js)$/.test(e) && !/^(example|user|name|you|your)@/.test(e) && !e.endsWith('@example.com'));
+}
+
+// "Hauptstrasse 12, 10115 Berlin", "12 Main Street, Springfield, IL 62701", "75001 Paris, France"
+const ADDRESS_LINE_RE = /\b(\d{4,5}\s+[A-ZÄÖÜ][\p{L}.-]+(?:\s[A-ZÄÖÜ][\p{L}.-]+)?|[A-Z][\p{L}.]+(?:\s[A-Z][\p{L}.]+)?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})\b/u;
+
+export function extractPage(html: string, pageUrl: string): ExtractedPage {
+  const $ = cheerio.load(html);
+  const meta = (sel: string) => toPlainLine($(sel).first().attr('content') ?? '');
+
+  const orgs: StructuredOrg[] = [];
+  $('script[type="application/ld+json"]').each((_, el) => {
+    const raw = $(el).text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      try {
+        // stray control characters and trailing commas are common in hand-written JSON-LD
+        parsed = JSON.parse(raw.replace(/[\u0000-\u001f]+/g, ' ').replace(/,\s*([}\]])/g, '$1'));
+      } catch {
+        return;
+      }
+    }
+    const nodes: Record<string, unknown>[] = [];
+    flattenJsonLd(parsed, nodes);
+    for (const n of nodes) if (typesOf(n).some((t) => ORG_TYPES.test(t))) orgs.push(orgFrom(n));
+  });
+
+  // Microdata PostalAddress (itemprop) before boilerplate removal: it often sits in the footer.
+  let microdataAddress: StructuredAddress | undefined;
+  const md = $('[itemtype*="PostalAddress"]').first();
+  if (md.length) {
+    const prop = (p: string) => toPlainLine(md.find(`[itemprop="${p}"]`).first().text());
+    const a = { street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') };
+    if (Object.values(a).some(Boolean)) microdataAddress = a;
+  }
+
+  const social: Record<string, string> = {};
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  const links: PageLink[] = [];
+  $('a[href]').each((_, el) => {
+    const href = ($(el).attr('href') ?? '').trim();
+    if (/^mailto:/i.test(href)) {
+      const e = decodeURIComponent(href.slice(7).split('?')[0] ?? '').trim().toLowerCase();
+      if (findEmails(e).length) emails.add(e);
+      return;
+    }
+    if (/^tel:/i.test(href)) {
+      const t = toPlainLine(decodeURIComponent(href.slice(4)));
+      if (t.replace(/\D/g, '').length >= 7) phones.add(t);
+      return;
+    }
+    const abs = absolute(href, pageUrl);
+    if (!abs || !/^https?:/i.test(abs)) return;
+    const net = socialNetwork(abs);
+    if (net) {
+      social[net] ??= abs;
+      return;
+    }
+    links.push({ url: abs, text: toPlainLine($(el).text()).slice(0, 100) });
+  });
+
+  // Footer text still carries contact details: read them before it is removed.
+  const footerText = toPlainText($('footer, [role=contentinfo], address').text());
+  const addresses = new Set<string>();
+  $('address').each((_, el) => {
+    const t = toPlainLine($(el).text());
+    if (t) addresses.add(t.slice(0, 300));
+  });
+
+  const lang = ($('html').attr('lang') ?? meta('meta[http-equiv="content-language"]')).trim().toLowerCase().slice(0, 2);
+  const alternateLangs = $('link[rel="alternate"][hreflang]')
+    .map((_, el) => ($(el).attr('hreflang') ?? '').toLowerCase().slice(0, 2))
+    .get()
+    .filter((l) => /^[a-z]{2}$/.test(l));
+  const title = toPlainLine($('title').first().text());
+  const logoImg = $('img[src]')
+    .filter((_, el) => /logo/i.test(`${$(el).attr('alt') ?? ''} ${$(el).attr('class') ?? ''} ${$(el).attr('id') ?? ''} ${$(el).attr('src') ?? ''}`))
+    .first()
+    .attr('src');
+  const scriptCount = $('script[src]').length;
+
+  // Readable text: drop boilerplate and anything that looks like a cookie/consent banner.
+  $(BOILERPLATE).remove();
+  $('div, section, p').each((_, el) => {
+    const sig = `${$(el).attr('id') ?? ''} ${$(el).attr('class') ?? ''}`;
+    if (COOKIE_RE.test(sig)) $(el).remove();
+  });
+  const root = $('main').length ? $('main') : $('article').length ? $('article') : $('body');
+  const headings = root
+    .find('h1, h2, h3')
+    .map((_, el) => toPlainLine($(el).text()))
+    .get()
+    .filter((h) => h && h.length <= 150);
+  const paragraphs = root
+    .find('p')
+    .map((_, el) => toPlainLine($(el).text()))
+    .get()
+    .filter((p) => p.length >= 40 && !/cookie/i.test(p));
+  const listItems = root
+    .find('li')
+    .map((_, el) => toPlainLine($(el).text()))
+    .get()
+    .filter((t) => t.length >= 3 && t.length <= 80);
+  root.find('p, li, h1, h2, h3, h4, h5, h6, div, br, tr, address').each((_, el) => {
+    $(el).append('\n');
+  });
+  const text = toPlainText(root.text()).slice(0, 50_000);
+
+  const allText = `${text}\n${footerText}`;
+  for (const e of findEmails(allText)) emails.add(e);
+  for (const p of findPhones(allText.replace(/\S+@\S+/g, ' '))) phones.add(p);
+  for (const line of allText.split('\n')) {
+    if (line.length <= 160 && ADDRESS_LINE_RE.test(line)) addresses.add(line.trim());
+  }
+  for (const o of orgs) {
+    if (o.email) emails.add(o.email);
+    if (o.telephone) phones.add(o.telephone);
+    for (const s of o.sameAs) {
+      const net = socialNetwork(s);
+      if (net) social[net] ??= s;
+    }
+  }
+
+  return {
+    url: pageUrl,
+    title,
+    lang: /^[a-z]{2}$/.test(lang) ? lang : '',
+    metaDescription: meta('meta[name="description"]'),
+    metaKeywords: meta('meta[name="keywords"]').split(',').map((k) => k.trim()).filter(Boolean).slice(0, 30),
+    og: {
+      title: meta('meta[property="og:title"]'),
+      description: meta('meta[property="og:description"]'),
+      siteName: meta('meta[property="og:site_name"]'),
+      image: absolute(meta('meta[property="og:image"]'), pageUrl) ?? '',
+      locale: meta('meta[property="og:locale"]'),
+    },
+    orgs,
+    addresses: [...addresses].slice(0, 10),
+    microdataAddress,
+    headings: headings.slice(0, 60),
+    text,
+    paragraphs: paragraphs.slice(0, 30),
+    listItems: listItems.slice(0, 100),
+    emails: [...emails].slice(0, 20),
+    phones: [...phones].slice(0, 20),
+    social,
+    links: links.slice(0, 500),
+    alternateLangs: [...new Set(alternateLangs)],
+    logo: (logoImg && absolute(logoImg, pageUrl)) || '',
+    scriptShell: text.length < 200 && scriptCount > 0,
+  };
+}

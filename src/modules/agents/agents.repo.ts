@@ -1,0 +1,92 @@
+import type { Queryable } from '../../platform/db.js';
+import type { AgentRow } from './agents.schemas.js';
+
+const COLUMNS = 'id, name, owner_email, is_active, api_key_hash, key_created_at, deactivated_at, created_at, updated_at';
+
+/** Postgres unique_violation: the one-agent-per-email index said no. */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+}
+
+export function createAgentsRepo(db: Queryable) {
+  return {
+    async insert(a: { name: string; ownerEmail: string; apiKeyHash: string }): Promise<AgentRow> {
+      const rows = await db.query<AgentRow>(
+        `INSERT INTO agents (name, owner_email, api_key_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+        [a.name, a.ownerEmail, a.apiKeyHash],
+      );
+      return rows[0]!;
+    },
+
+    async findById(id: string): Promise<AgentRow | undefined> {
+      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE id = $1`, [id]))[0];
+    },
+
+    async findByKeyHash(hash: string): Promise<AgentRow | undefined> {
+      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE api_key_hash = $1`, [hash]))[0];
+    },
+
+    async findByEmail(email: string): Promise<AgentRow | undefined> {
+      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE lower(owner_email) = lower($1)`, [email]))[0];
+    },
+
+    /** Only the supplied fields change. */
+    async update(id: string, patch: { name?: string; ownerEmail?: string }): Promise<AgentRow | undefined> {
+      const rows = await db.query<AgentRow>(
+        `UPDATE agents SET name = COALESCE($2, name), owner_email = COALESCE($3, owner_email), updated_at = now()
+         WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, patch.name ?? null, patch.ownerEmail ?? null],
+      );
+      return rows[0];
+    },
+
+    async setKeyHash(id: string, hash: string): Promise<AgentRow | undefined> {
+      const rows = await db.query<AgentRow>(
+        `UPDATE agents SET api_key_hash = $2, key_created_at = now(), updated_at = now() WHERE id = $1 AND is_active RETURNING ${COLUMNS}`,
+        [id, hash],
+      );
+      return rows[0];
+    },
+
+    async setActive(id: string, active: boolean): Promise<AgentRow | undefined> {
+      const rows = await db.query<AgentRow>(
+        `UPDATE agents SET is_active = $2,
+           deactivated_at = CASE WHEN $2 THEN NULL WHEN is_active THEN now() ELSE deactivated_at END,
+           updated_at = now()
+         WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, active],
+      );
+      return rows[0];
+    },
+
+    /**
+     * Admin listing, newest first. Keyset: rows strictly after the cursor agent in
+     * (created_at DESC, id DESC) order, compared in SQL so timestamps keep full precision.
+     */
+    async list(options: { q?: string; limit: number; offset: number; cursorId?: string }): Promise<{ rows: AgentRow[]; total: number }> {
+      const params: unknown[] = [];
+      const where: string[] = [];
+      if (options.q) {
+        params.push(`%${options.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.push(`(lower(name) LIKE $${params.length} OR lower(owner_email) LIKE $${params.length})`);
+      }
+      const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM agents ${filter}`, params))[0]!.n;
+      const pageWhere = [...where];
+      const pageParams = [...params];
+      if (options.cursorId) {
+        pageParams.push(options.cursorId);
+        pageWhere.push(`(created_at, id) < (SELECT created_at, id FROM agents WHERE id = $${pageParams.length})`);
+      }
+      pageParams.push(options.limit, options.cursorId ? 0 : options.offset);
+      const rows = await db.query<AgentRow>(
+        `SELECT ${COLUMNS} FROM agents ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''}
+         ORDER BY created_at DESC, id DESC LIMIT $${pageParams.length - 1} OFFSET $${pageParams.length}`,
+        pageParams,
+      );
+      return { rows, total };
+    },
+  };
+}
+
+export type AgentsRepo = ReturnType<typeof createAgentsRepo>;

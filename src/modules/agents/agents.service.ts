@@ -1,0 +1,197 @@
+import type { AgentPrincipal, ApiKeyVerifier } from '../../platform/auth.js';
+import { AppError, invalid, notFound } from '../../platform/errors.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, safeEqual } from '../../lib/api-key.js';
+import { toPlainLine } from '../../lib/text.js';
+import { isUniqueViolation, type AgentsRepo } from './agents.repo.js';
+import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from './agents.schemas.js';
+import { domainAcceptsMail, emailDomain, isDisposableDomain, systemDnsResolver, type MailDnsResolver } from './email-domain.js';
+
+export interface AgentsServiceDeps {
+  repo: AgentsRepo;
+  serviceName: string;
+  baseUrl: string;
+  /** EMAIL_CHECK_MX: require an MX (or A/AAAA) record for the owner's email domain. */
+  checkMx: boolean;
+  /** DNS used by the MX check; tests pass a fake. */
+  dns?: MailDnsResolver;
+}
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+export function toAgent(row: AgentRow): Agent {
+  return { id: row.id, name: row.name, owner_email: row.owner_email, is_active: row.is_active };
+}
+
+export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns = systemDnsResolver }: AgentsServiceDeps) {
+  const prefix = apiKeyPrefix(serviceName);
+
+  /** Normalises and vets an owner email (loc names the field for the 422). */
+  async function vetEmail(raw: string, loc: string[]): Promise<string> {
+    const email = raw.trim().toLowerCase();
+    const domain = emailDomain(email);
+    if (!domain.includes('.')) throw invalid(loc, 'Email domain must be a full domain such as example.com', raw);
+    if (isDisposableDomain(domain)) {
+      throw invalid(loc, 'Disposable email addresses are not accepted: use a real, active address you own', raw);
+    }
+    if (checkMx && (await domainAcceptsMail(domain, dns)) === 'no') {
+      throw invalid(loc, `The email domain ${domain} does not accept mail (no MX or address record)`, raw);
+    }
+    return email;
+  }
+
+  function cleanName(raw: string, loc: string[]): string {
+    const name = toPlainLine(raw).slice(0, 100);
+    if (!name) throw invalid(loc, 'Name must contain visible text', raw, 'string_too_short');
+    return name;
+  }
+
+  const duplicate = () => new AppError('conflict', 'An agent with this email already exists (one agent per owner email)');
+
+  function envelope(row: AgentRow, apiKey: string, message: string): AgentKeyEnvelope {
+    return {
+      agent: toAgent(row),
+      api_key: apiKey,
+      message,
+      usage: {
+        header: `X-API-Key: ${apiKey}`,
+        mcp_config: { mcpServers: { [serviceName]: { url: `${baseUrl}/mcp`, headers: { 'X-API-Key': apiKey } } } },
+      },
+    };
+  }
+
+  function info(row: AgentRow): AgentInfo {
+    return { ...toAgent(row), created_at: iso(row.created_at), key_created_at: iso(row.key_created_at) };
+  }
+
+  async function mustGet(id: string): Promise<AgentRow> {
+    const row = await repo.findById(id);
+    if (!row) throw notFound('Agent');
+    return row;
+  }
+
+  /** X-API-Key → agent. Malformed keys are refused before any database access. */
+  const verifyApiKey: ApiKeyVerifier = async (key) => {
+    if (!isWellFormedApiKey(key, prefix)) return { ok: false, reason: 'malformed' };
+    const hash = hashApiKey(key);
+    const row = await repo.findByKeyHash(hash);
+    // The lookup is by hash; the constant-time compare keeps the final check free of timing leaks.
+    if (!row || !safeEqual(row.api_key_hash, hash)) return { ok: false, reason: 'unknown' };
+    if (!row.is_active) return { ok: false, reason: 'inactive' };
+    const agent: AgentPrincipal = { agentId: row.id, name: row.name, ownerEmail: row.owner_email };
+    return { ok: true, agent };
+  };
+
+  return {
+    verifyApiKey,
+    keyPrefix: prefix,
+    isWellFormedKey: (key: string) => isWellFormedApiKey(key, prefix),
+
+    async register(input: { name: string; owner_email: string }): Promise<AgentKeyEnvelope> {
+      const name = cleanName(input.name, ['body', 'name']);
+      const email = await vetEmail(input.owner_email, ['body', 'owner_email']);
+      if (await repo.findByEmail(email)) throw duplicate();
+      const apiKey = generateApiKey(prefix);
+      let row: AgentRow;
+      try {
+        row = await repo.insert({ name, ownerEmail: email, apiKeyHash: hashApiKey(apiKey) });
+      } catch (err) {
+        // Two registrations racing on one email: the unique index decides.
+        if (isUniqueViolation(err)) throw duplicate();
+        throw err;
+      }
+      return envelope(row, apiKey, 'Agent registered. Store the API key now: it is shown only once and cannot be retrieved later.');
+    },
+
+    async me(agentId: string): Promise<AgentInfo> {
+      return info(await mustGet(agentId));
+    },
+
+    /** Only supplied (non-null) fields change; a new email keeps the one-agent-per-email rule. */
+    async update(agentId: string, patch: { name?: string | null; owner_email?: string | null }): Promise<AgentInfo> {
+      const current = await mustGet(agentId);
+      const name = patch.name == null ? undefined : cleanName(patch.name, ['body', 'name']);
+      let email: string | undefined;
+      if (patch.owner_email != null) {
+        email = patch.owner_email.trim().toLowerCase();
+        if (email === current.owner_email.toLowerCase()) email = undefined;
+        else {
+          email = await vetEmail(patch.owner_email, ['body', 'owner_email']);
+          const other = await repo.findByEmail(email);
+          if (other && other.id !== agentId) throw duplicate();
+        }
+      }
+      try {
+        const row = await repo.update(agentId, { ...(name ? { name } : {}), ...(email ? { ownerEmail: email } : {}) });
+        if (!row) throw notFound('Agent');
+        return info(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicate();
+        throw err;
+      }
+    },
+
+    async rotateKey(agentId: string): Promise<AgentKeyEnvelope> {
+      const apiKey = generateApiKey(prefix);
+      const row = await repo.setKeyHash(agentId, hashApiKey(apiKey));
+      if (!row) throw new AppError('unauthorized', 'API key belongs to a deactivated agent');
+      return envelope(row, apiKey, 'New API key issued; the previous key no longer works. Store it now: it is shown only once.');
+    },
+
+    async deactivateSelf(agentId: string) {
+      const row = await repo.setActive(agentId, false);
+      if (!row) throw notFound('Agent');
+      return { agent: toAgent(row), message: 'Agent deactivated. Its proposals are kept; its API key no longer works.' };
+    },
+
+    async getById(agentId: string): Promise<AgentRow | undefined> {
+      return repo.findById(agentId);
+    },
+
+    // Administration
+
+    async setActive(agentId: string, active: boolean): Promise<AgentRow> {
+      const row = await repo.setActive(agentId, active);
+      if (!row) throw notFound('Agent');
+      return row;
+    },
+
+    async mustExist(agentId: string): Promise<AgentRow> {
+      return mustGet(agentId);
+    },
+
+    async list(query: { q?: string; limit: number; offset: number; cursor?: string }) {
+      let cursorId: string | undefined;
+      if (query.cursor) {
+        cursorId = decodeCursor(query.cursor);
+        if (!cursorId || !(await repo.findById(cursorId))) throw invalid(['query', 'cursor'], 'Invalid cursor: use next_cursor from a previous page', query.cursor);
+      }
+      const q = query.q?.trim() || undefined;
+      const { rows, total } = await repo.list({ q, limit: query.limit + 1, offset: query.offset, cursorId });
+      const hasMore = rows.length > query.limit;
+      const page = rows.slice(0, query.limit);
+      return { rows: page, total, hasMore, nextCursor: hasMore && page.length ? encodeCursor(page[page.length - 1]!.id) : null };
+    },
+
+    toAdmin(row: AgentRow, counts: AdminAgent['proposal_counts']): AdminAgent {
+      return {
+        ...toAgent(row),
+        created_at: iso(row.created_at),
+        deactivated_at: row.deactivated_at ? iso(row.deactivated_at) : null,
+        proposal_counts: counts,
+      };
+    },
+  };
+}
+
+/** Opaque keyset cursor: the last agent's id. */
+function encodeCursor(id: string): string {
+  return Buffer.from(`a:${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^a:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(text);
+  return m?.[1]?.toLowerCase();
+}
+
+export type AgentsService = ReturnType<typeof createAgentsService>;

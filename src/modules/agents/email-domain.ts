@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import dns from 'node:dns/promises';
+
+/**
+ * Email address checks for agent registration: no disposable inboxes (the maintained
+ * `disposable-email-domains` list, including its wildcard list), and optionally a domain that
+ * accepts mail (an MX record, or an A/AAAA record as RFC 5321's implicit MX).
+ */
+const require = createRequire(import.meta.url);
+const exact = new Set<string>((require('disposable-email-domains') as string[]).map((d) => d.toLowerCase()));
+const wildcard = new Set<string>((require('disposable-email-domains/wildcard.json') as string[]).map((d) => d.toLowerCase()));
+
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+}
+
+/** True for a listed domain, and for any sub-domain of a wildcard-listed one. */
+export function isDisposableDomain(domain: string): boolean {
+  const d = domain.toLowerCase();
+  if (exact.has(d)) return true;
+  const parts = d.split('.');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const suffix = parts.slice(i).join('.');
+    if (wildcard.has(suffix) || (i > 0 && exact.has(suffix))) return true;
+  }
+  return false;
+}
+
+/** The DNS calls the check needs; tests pass a fake. */
+export interface MailDnsResolver {
+  resolveMx(domain: string): Promise<{ exchange: string; priority: number }[]>;
+  resolve4(domain: string): Promise<string[]>;
+  resolve6(domain: string): Promise<string[]>;
+}
+
+export const systemDnsResolver: MailDnsResolver = {
+  resolveMx: (d) => dns.resolveMx(d),
+  resolve4: (d) => dns.resolve4(d),
+  resolve6: (d) => dns.resolve6(d),
+};
+
+const NO_SUCH_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'ENONAME']);
+
+/**
+ * 'yes' when the domain has a usable MX (a null MX "." per RFC 7505 means "no mail"), or no MX
+ * but an address record; 'no' when DNS says none exist; 'unknown' when DNS itself failed
+ * (timeout, SERVFAIL). Callers fail open on 'unknown' so a DNS hiccup never blocks sign-up.
+ */
+export async function domainAcceptsMail(domain: string, resolver: MailDnsResolver): Promise<'yes' | 'no' | 'unknown'> {
+  let failed = false;
+  const attempt = async <T>(fn: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!NO_SUCH_RECORD.has(String((err as { code?: unknown }).code))) failed = true;
+      return [];
+    }
+  };
+  const mx = await attempt(() => resolver.resolveMx(domain));
+  if (mx.length > 0) return mx.some((r) => r.exchange && r.exchange !== '.') ? 'yes' : 'no';
+  const [a, aaaa] = await Promise.all([attempt(() => resolver.resolve4(domain)), attempt(() => resolver.resolve6(domain))]);
+  if (a.length > 0 || aaaa.length > 0) return 'yes';
+  return failed ? 'unknown' : 'no';
+}

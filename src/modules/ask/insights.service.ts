@@ -1,0 +1,148 @@
+import { CATEGORY_TOPICS, OTHER_TOPIC, topicFor } from '../../lib/insight-topics.js';
+import { toPlainLine } from '../../lib/text.js';
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import type { WeakSearchEvent } from '../search/search.service.js';
+import type { InsightReason, InsightSource, InsightsRepo, InsightWrite } from './insights.repo.js';
+
+/** Insight rows older than this are deleted (documented in the insights route description). */
+export const INSIGHT_RETENTION_DAYS = 180;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const EXAMPLES_PER_CATEGORY = 5;
+/** Minimum cosine similarity between a question and a category description to take that category. */
+const CATEGORY_SIMILARITY = 0.35;
+
+export interface InsightEvent {
+  /** Companies the question concerns; empty = directory-wide (stored with company_id NULL). */
+  companyIds: string[];
+  question: string;
+  source: InsightSource;
+  reason: InsightReason;
+  /** Category the caller already knows (a search filter); otherwise the topic is derived from the text. */
+  category?: string | undefined;
+}
+
+export interface InsightsServiceDeps {
+  repo: InsightsRepo;
+  /** Optional: places questions no keyword rule recognises into the nearest directory category. */
+  embeddings?: EmbeddingProvider;
+  log?: { warn: (obj: object, msg: string) => void };
+  now?: () => number;
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot; // both unit length
+}
+
+export function createInsightsService({ repo, embeddings, log, now = Date.now }: InsightsServiceDeps) {
+  let lastPurge = 0;
+  const pending = new Set<Promise<void>>();
+  let categoryVectors: Promise<[string, number[]][]> | undefined;
+
+  /** Deterministic topic: keyword rules first, then (directory questions) the nearest category by embedding. */
+  async function topic(question: string, source: InsightSource): Promise<string> {
+    const t = topicFor(question, source === 'widget' ? 'intent' : 'category');
+    if (t !== OTHER_TOPIC || !embeddings || source === 'widget') return t;
+    categoryVectors ??= (async () => {
+      const names = Object.keys(CATEGORY_TOPICS);
+      const texts = names.map((n) => `${n}: ${CATEGORY_TOPICS[n]!.map((w) => w.replace(/\\w[*+]|[?\\]/g, '')).join(', ')}`);
+      const vectors = await embeddings.embed(texts);
+      return names.map((n, i) => [n, vectors[i]!] as [string, number[]]);
+    })();
+    const [cats, v] = await Promise.all([categoryVectors, embeddings.embedQuery(question)]);
+    let best = OTHER_TOPIC;
+    let bestScore = CATEGORY_SIMILARITY;
+    for (const [name, vec] of cats) {
+      const s = cosine(v, vec);
+      if (s > bestScore) {
+        best = name;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+
+  async function record(event: InsightEvent): Promise<void> {
+    // Only the question text is kept: no IP, no visitor id, no email.
+    const question = toPlainLine(event.question).slice(0, 500);
+    if (!question) return;
+    const category = event.category ?? (await topic(question, event.source));
+    const ids = [...new Set(event.companyIds)];
+    const rows: InsightWrite[] = (ids.length ? ids : [null]).map((company_id) => ({ company_id, category, question, source: event.source, reason: event.reason }));
+    await repo.insertMany(rows);
+    if (now() - lastPurge > PURGE_EVERY_MS) {
+      lastPurge = now();
+      await repo.purgeOlderThan(INSIGHT_RETENTION_DAYS);
+    }
+  }
+
+  /** Fire-and-forget: never throws, never delays the caller's answer. */
+  function recordLater(event: InsightEvent): void {
+    const p = record(event)
+      .catch((err: unknown) => log?.warn({ err }, 'insight not recorded'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
+  /** Weak matches only: the top three shown companies in the question's own topic are concerned. */
+  function recordWeakLater(e: { question: string; source: InsightSource; companies: { id: string; category: string }[]; category?: string | undefined }): void {
+    const p = (async () => {
+      const category = e.category ?? (await topic(toPlainLine(e.question), e.source));
+      const concerned = e.companies.slice(0, 3).filter((c) => c.category === category).map((c) => c.id);
+      await record({ companyIds: concerned, question: e.question, source: e.source, reason: 'low_score', category });
+    })()
+      .catch((err: unknown) => log?.warn({ err }, 'insight not recorded'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }
+
+  return {
+    record,
+    recordLater,
+
+    /**
+     * A weak directory search. Nothing found: one directory-wide row. Weak matches: a row for each of
+     * the top three companies whose own category is the question's topic (their profile came up but
+     * did not answer it well); directory-wide when none is in that topic.
+     */
+    onWeakSearch(e: WeakSearchEvent): void {
+      if (e.companies.length === 0) recordLater({ companyIds: [], question: e.query, source: 'search', reason: 'no_result', category: e.category });
+      else recordWeakLater({ question: e.query, source: 'search', companies: e.companies, category: e.category });
+    },
+
+    recordWeakLater,
+
+    /** Waits for outstanding fire-and-forget writes (tests, graceful shutdown). */
+    async flush(): Promise<void> {
+      while (pending.size) await Promise.all([...pending]);
+    },
+
+    async list(companyId: string, limit: number) {
+      const [rows, totals] = await Promise.all([repo.aggregate(companyId, limit, EXAMPLES_PER_CATEGORY), repo.totals(companyId)]);
+      return {
+        tool_id: companyId,
+        categories: rows.map((r) => ({
+          category: r.category,
+          count: r.count,
+          examples: r.examples,
+          sources: r.sources,
+          last_seen: new Date(r.last_seen).toISOString(),
+        })),
+        total_categories: totals.categories,
+        total_queries: totals.queries,
+        retention_days: INSIGHT_RETENTION_DAYS,
+      };
+    },
+
+    async clear(companyId: string, category: string) {
+      // Idempotent: clearing an empty or unknown category reports deleted: 0.
+      const deleted = await repo.clearCategory(companyId, category.trim());
+      return { tool_id: companyId, category: category.trim(), deleted };
+    },
+
+    purge: () => repo.purgeOlderThan(INSIGHT_RETENTION_DAYS),
+  };
+}
+
+export type InsightsService = ReturnType<typeof createInsightsService>;

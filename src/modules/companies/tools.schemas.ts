@@ -1,0 +1,253 @@
+import { Type, type Static } from 'typebox';
+import { ServiceTypeSchema } from './companies.schemas.js';
+
+/**
+ * Dashboard ("tools") schemas: the company as owners and administrators see and edit it.
+ * The agent API's CompanyProfile stays the agent-facing view; these carry the management state
+ * (featured, subscription, fields set by hand, undo availability).
+ */
+
+/** Fields an owner (or an administrator acting as owner) may change with PUT or AI edit. */
+export const EDITABLE_FIELDS = [
+  'name', 'description', 'industry', 'category', 'service_type', 'country', 'city', 'address',
+  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year',
+] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/** Fields that exist on a company but are never changed by an edit: why, for the 422 message. */
+export const PROTECTED_FIELDS: Record<string, string> = {
+  id: 'the id is fixed',
+  website_url: 'the website is the identity of the profile',
+  domain: 'the website is the identity of the profile',
+  is_verified: 'verification is granted by administrators (POST /api/tools/admin/companies/{tool_id}/verify)',
+  is_featured: 'featuring is decided by administrators',
+  featured: 'featuring is decided by administrators',
+  verified: 'verification is granted by administrators',
+  subscription: 'the subscription is set in billing or by administrators',
+  plan: 'the subscription is set in billing or by administrators',
+  owner: 'ownership comes from the verified sign-in, not from the profile',
+  owners: 'ownership comes from the verified sign-in, not from the profile',
+  owner_id: 'ownership comes from the verified sign-in, not from the profile',
+  owner_email: 'ownership comes from the verified sign-in, not from the profile',
+  user_id: 'ownership comes from the verified sign-in, not from the profile',
+  logo_url: 'upload a logo with POST /api/tools/{tool_id}/logo',
+  owner_edited_fields: 'kept by the service',
+  source: 'kept by the service',
+  accepts_proposals: 'follows verification',
+  created_at: 'kept by the service',
+  updated_at: 'kept by the service',
+  deleted_at: 'use DELETE /api/tools/{tool_id}',
+  embedding: 'computed by the service',
+  search_vector: 'computed by the service',
+  country_code: 'derived from country',
+};
+
+const SocialLinks = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500, pattern: '^https?://' }), {
+  description: 'Network name → profile URL (http or https)',
+  maxProperties: 20,
+});
+
+/** The editable fields with their bounds; every property optional (PUT changes only what is sent). */
+export const ToolUpdateSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 5000, description: 'Plain text; markup is removed' })),
+    industry: Type.Optional(Type.String({ maxLength: 200 })),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One of the 25 categories (GET /api/v1/agent/categories)' })),
+    service_type: Type.Optional(ServiceTypeSchema),
+    country: Type.Optional(Type.String({ maxLength: 100, description: 'Country name or ISO code' })),
+    city: Type.Optional(Type.String({ maxLength: 100 })),
+    address: Type.Optional(Type.String({ maxLength: 300 })),
+    keywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 120 }), { maxItems: 30 })),
+    services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 120 }), { maxItems: 50 })),
+    languages: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z]{2})?$', description: 'ISO 639-1 code' }), { maxItems: 20 })),
+    contact_email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()])),
+    phone: Type.Optional(Type.Union([Type.String({ minLength: 3, maxLength: 50, pattern: '^[0-9+()./ -]*[0-9][0-9+()./ -]*$' }), Type.Null()])),
+    social_links: Type.Optional(SocialLinks),
+    founded_year: Type.Optional(Type.Union([Type.Integer({ minimum: 1000, maximum: 2100 }), Type.Null()])),
+  },
+  {
+    $id: 'ToolUpdate',
+    // Unknown and protected fields reach the service, which refuses them all in one 422.
+    additionalProperties: true,
+    description: `Only these fields can be changed. Any other field (${Object.keys(PROTECTED_FIELDS).slice(0, 6).join(', ')}, ...) is refused with 422 and nothing is applied.`,
+  },
+);
+export type ToolUpdate = Static<typeof ToolUpdateSchema>;
+
+const Timestamp = Type.String({ format: 'date-time' });
+
+/** A company in dashboard lists (my-tools, listings, recent, featured). */
+export const ToolResponseSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    website_url: Type.String(),
+    domain: Type.String(),
+    category: Type.String(),
+    industry: Type.String(),
+    description: Type.String({ description: 'Plain text' }),
+    location: Type.Ref('Location'),
+    service_type: ServiceTypeSchema,
+    keywords: Type.Array(Type.String()),
+    services: Type.Array(Type.String()),
+    is_verified: Type.Boolean(),
+    is_featured: Type.Boolean(),
+    logo_url: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'ToolResponse' },
+);
+export type ToolResponse = Static<typeof ToolResponseSchema>;
+
+export const SubscriptionSchema = Type.Object(
+  {
+    plan: Type.String({ description: 'Plan name, e.g. free, starter, pro, business' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('past_due'), Type.Literal('canceled')]),
+    period_start: Type.Union([Timestamp, Type.Null()]),
+    period_end: Type.Union([Timestamp, Type.Null()]),
+    source: Type.String({ description: 'admin (set by hand) or the payment provider' }),
+    note: Type.String(),
+    updated_at: Timestamp,
+  },
+  { $id: 'Subscription' },
+);
+export type Subscription = Static<typeof SubscriptionSchema>;
+
+/** The full company for its detail and edit pages. */
+export const ToolDetailResponseSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    website_url: Type.String(),
+    domain: Type.String(),
+    category: Type.String(),
+    industry: Type.String(),
+    description: Type.String({ description: 'Plain text' }),
+    location: Type.Ref('Location'),
+    country: Type.String(),
+    city: Type.String(),
+    address: Type.String(),
+    service_type: ServiceTypeSchema,
+    keywords: Type.Array(Type.String()),
+    services: Type.Array(Type.String()),
+    languages: Type.Array(Type.String({ description: 'ISO 639-1' })),
+    contact_email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+    social_links: Type.Record(Type.String(), Type.String()),
+    founded_year: Type.Union([Type.Integer(), Type.Null()]),
+    logo_url: Type.Union([Type.String(), Type.Null()]),
+    is_verified: Type.Boolean(),
+    accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
+    is_featured: Type.Boolean(),
+    subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),
+    owner_edited_fields: Type.Array(Type.String(), { description: 'Fields set by hand; a re-crawl keeps them. Empty on the public view' }),
+    ai_edit_undo_available: Type.Boolean({ description: 'POST .../ai-edit/undo would restore a snapshot. False on the public view' }),
+    editable_fields: Type.Array(Type.String(), { description: 'Fields PUT /api/tools/{tool_id} accepts' }),
+    source: Type.String({ description: 'Where the profile came from: import, seed, crawl, owner' }),
+    profile_url: Type.String({ description: 'The agent API view of this company' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'ToolDetailResponse' },
+);
+export type ToolDetailResponse = Static<typeof ToolDetailResponseSchema>;
+
+export const FieldChangeSchema = Type.Object(
+  {
+    field: Type.String(),
+    before: Type.Unknown(),
+    after: Type.Unknown(),
+  },
+  { $id: 'FieldChange' },
+);
+export type FieldChange = Static<typeof FieldChangeSchema>;
+
+export const ToolIdParams = Type.Object({
+  tool_id: Type.String({ format: 'uuid', description: 'Company (tool) id' }),
+});
+
+export const ToolListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 2000, description: 'Words matched against name, industry, keywords, services, description and place' })),
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+});
+
+export const RecentQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })) });
+export const FeaturedQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 24, default: 6 })) });
+
+export const ToolListSchema = Type.Array(Type.Ref('ToolResponse'));
+
+export const DeleteResponseSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  deleted: Type.Literal(true),
+  deleted_at: Timestamp,
+});
+
+export const LogoResponseSchema = Type.Object({
+  logo_url: Type.String({ description: 'Stable public URL of the normalised logo' }),
+  content_type: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  size_bytes: Type.Integer(),
+  original_format: Type.String({ description: 'Format detected from the uploaded bytes' }),
+});
+
+export const AiEditRequestSchema = Type.Object(
+  {
+    instruction: Type.String({ minLength: 1, maxLength: 2000, description: 'Plain-language change, e.g. "we now also serve Austria; drop the old phone number"' }),
+    apply: Type.Optional(Type.Boolean({ default: false, description: 'false (default): only propose. true: save a snapshot, then apply' })),
+    changes: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Confirm step: the `proposed` object of an earlier preview, applied as shown (with apply=true) instead of interpreting again. Validated like PUT.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AiEditResponseSchema = Type.Object(
+  {
+    instruction: Type.String(),
+    interpreter: Type.Union([Type.Literal('llm'), Type.Literal('rules'), Type.Literal('confirm')], {
+      description: 'llm: the configured language model; rules: the built-in interpreter; confirm: changes sent by the caller',
+    }),
+    proposed: Type.Record(Type.String(), Type.Unknown(), { description: 'Field → new value; send it back as `changes` with apply=true to apply exactly this' }),
+    diff: Type.Array(Type.Ref('FieldChange')),
+    rejected: Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }), { description: 'Changes the model proposed that are not allowed or not valid; never applied' }),
+    notes: Type.String(),
+    applied: Type.Boolean(),
+    undo_available: Type.Boolean(),
+    tool: Type.Union([Type.Ref('ToolDetailResponse'), Type.Null()], { description: 'The updated company when applied' }),
+  },
+  { $id: 'AiEditResponse' },
+);
+export type AiEditResponse = Static<typeof AiEditResponseSchema>;
+
+export const UndoResponseSchema = Type.Object({
+  restored: Type.Array(Type.Ref('FieldChange')),
+  tool: Type.Ref('ToolDetailResponse'),
+});
+
+export const EditHistoryQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const EditHistorySchema = Type.Object({
+  edits: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      source: Type.String({ description: 'edit, ai_edit, undo, logo, delete, admin' }),
+      actor_kind: Type.String(),
+      actor_email: Type.Union([Type.String(), Type.Null()]),
+      changes: Type.Record(Type.String(), Type.Object({ before: Type.Unknown(), after: Type.Unknown() })),
+      created_at: Timestamp,
+    }),
+  ),
+  total: Type.Integer(),
+});
+
+/** Schemas registered once with app.addSchema (referenced with Type.Ref). */
+export const toolSchemas = [ToolUpdateSchema, ToolResponseSchema, SubscriptionSchema, ToolDetailResponseSchema, FieldChangeSchema, AiEditResponseSchema];

@@ -1,0 +1,456 @@
+import { Type, type Static } from 'typebox';
+import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/extract.js';
+import { countryCode, countryName } from '../../lib/countries.js';
+import { toPlainLine, toPlainText } from '../../lib/text.js';
+import { normalizeDomain } from '../../lib/url.js';
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import type { LlmClient } from '../../platform/llm.js';
+import { CATEGORIES, SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
+
+/**
+ * Turns the extracted pages of one site into a company profile. With a language model: one
+ * structured-output call over the extracted material, then every fact is checked against that
+ * material (an email, phone or city the site does not state is dropped). Without one: a
+ * deterministic analyser. Neither invents facts: a field the site does not state stays empty.
+ */
+export interface AnalysedProfile {
+  name: string;
+  description: string;
+  category: string;
+  industry: string;
+  services: string[];
+  keywords: string[];
+  country: string;
+  city: string;
+  address: string;
+  service_type: ServiceType;
+  contact_email: string | null;
+  phone: string | null;
+  social_links: Record<string, string>;
+  languages: string[];
+  logo_url: string | null;
+  founded_year: number | null;
+  /** 'llm' or 'rules': which analyser produced it. */
+  analyser: 'llm' | 'rules';
+}
+
+/** Short descriptions the site text is compared with (embedding similarity). */
+export const CATEGORY_DESCRIPTIONS: Record<string, string> = {
+  Technology: 'Software development, IT services, SaaS, web and app development, cloud, cybersecurity, data and AI consulting',
+  'E-commerce': 'Online shop selling products over the internet with cart, checkout and delivery; direct-to-consumer brand store',
+  Marketplace: 'Platform connecting buyers and sellers or clients and freelancers; listings from many vendors',
+  'Logistics & Transportation': 'Freight, shipping, courier, delivery, moving company, trucking, warehousing, removals and transport',
+  Finance: 'Accounting, bookkeeping, tax advice, banking, payments, investment, wealth management, loans and fintech',
+  Healthcare: 'Medical practice, clinic, doctor, dentist, physiotherapy, hospital, pharmacy, mental health and patient care',
+  Education: 'School, courses, training, tutoring, language lessons, university, e-learning and academy',
+  'Real Estate': 'Property sales and rentals, real estate agent, apartments, property management and estate agency',
+  Legal: 'Law firm, lawyers, attorneys, solicitors, legal advice, notary, contracts and litigation',
+  'Marketing & Advertising': 'Marketing agency, advertising, SEO, social media, branding, design, PR and content marketing',
+  'Construction & Home Services': 'Builders, construction, renovation, plumbing, electricians, roofing, heating, painting, cleaning and home repair',
+  Manufacturing: 'Factory producing goods, industrial production, machining, fabrication, components and engineering',
+  'Food & Beverage': 'Restaurant, cafe, bakery, catering, food products, brewery, winery, coffee and drinks',
+  'Hospitality & Travel': 'Hotel, guesthouse, hostel, travel agency, tours, holidays, vacation rentals and tourism',
+  Retail: 'Physical shop or store selling goods to consumers, boutique, showroom and retail chain',
+  'Professional Services': 'Business consulting, management advisory, translation, architecture, engineering services and outsourcing',
+  'Media & Entertainment': 'Film, video production, music, publishing, news, events, photography, games and entertainment',
+  'Energy & Utilities': 'Solar panels, renewable energy, electricity, gas, water utilities, heat pumps and energy efficiency',
+  Agriculture: 'Farming, crops, livestock, agricultural machinery, organic produce, horticulture and agritech',
+  Automotive: 'Car dealership, auto repair garage, mechanic, car parts, vehicle service, tyres and car rental',
+  'Beauty & Wellness': 'Hair salon, beauty salon, spa, massage, cosmetics, nail studio, fitness, yoga and wellness',
+  Insurance: 'Insurance broker, insurance policies, health, car, home and life insurance coverage and claims',
+  Telecommunications: 'Internet provider, mobile network, phone service, broadband, fibre and telecom infrastructure',
+  Nonprofit: 'Charity, foundation, non-profit organisation, volunteering, donations and community causes',
+  'Human Resources & Staffing': 'Recruitment agency, staffing, hiring, headhunting, payroll, HR consulting and job placement',
+};
+
+/**
+ * Word stems in German, French, Spanish and Italian that name a trade: the embedding model is
+ * English-only, so a site in another language gets a lexical nudge towards its category.
+ */
+const TRADE_STEMS: Record<string, string[]> = {
+  Finance: ['steuer', 'buchhalt', 'lohnabrechn', 'comptab', 'fiscal', 'contabil', 'commercialista', 'banque', 'finanz'],
+  Legal: ['rechtsanwalt', 'kanzlei', 'avocat', 'abogado', 'avvocat', 'notar', 'juridique'],
+  Healthcare: ['zahnarzt', 'arztpraxis', 'klinik', 'médecin', 'dentist', 'clínica', 'medico', 'physiothera'],
+  'Construction & Home Services': ['sanitär', 'handwerk', 'plombier', 'fontaner', 'idraulic', 'elektriker', 'bauunternehm', 'dachdecker', 'maler'],
+  'Food & Beverage': ['bäckerei', 'boulanger', 'panader', 'ristorante', 'trattoria', 'restaurante', 'cucina', 'pâtisserie', 'konditorei'],
+  'Beauty & Wellness': ['friseur', 'kosmetik', 'coiffure', 'peluquer', 'masaje', 'massage', 'estética', 'parrucchier'],
+  'Hospitality & Travel': ['hôtel', 'ferienwohnung', 'pension', 'albergo', 'reisebüro', 'hostal'],
+  'Real Estate': ['immobilien', 'immobilier', 'inmobiliar', 'immobiliar'],
+  Automotive: ['autowerkstatt', 'kfz', 'garage automobile', 'taller mecánico', 'autohaus', 'officina'],
+  'Human Resources & Staffing': ['personalvermittl', 'recrutement', 'reclutamiento', 'zeitarbeit'],
+  'Logistics & Transportation': ['spedition', 'umzug', 'transporte', 'déménagement', 'logistik'],
+  Education: ['schule', 'nachhilfe', 'école', 'escuela', 'formation', 'sprachkurs'],
+  Insurance: ['versicherung', 'assurance', 'seguros', 'assicurazion'],
+};
+
+/** schema.org types that settle the category by themselves. */
+const TYPE_CATEGORY: [RegExp, string][] = [
+  [/^(Plumber|Electrician|HVACBusiness|RoofingContractor|GeneralContractor|HomeAndConstructionBusiness|HousePainter|Locksmith|MovingCompany)$/, 'Construction & Home Services'],
+  [/^(Restaurant|Bakery|CafeOrCoffeeShop|FoodEstablishment|Brewery|Winery|BarOrPub|FastFoodRestaurant|IceCreamShop)$/, 'Food & Beverage'],
+  [/^(Dentist|Physician|MedicalClinic|MedicalBusiness|MedicalOrganization|Hospital|Pharmacy|Optician|VeterinaryCare)$/, 'Healthcare'],
+  [/^(LegalService|Attorney|Notary)$/, 'Legal'],
+  [/^(Hotel|LodgingBusiness|BedAndBreakfast|Hostel|TravelAgency|Resort)$/, 'Hospitality & Travel'],
+  [/^(AutoRepair|AutoDealer|AutoPartsStore|AutoRental|AutoBodyShop|AutomotiveBusiness)$/, 'Automotive'],
+  [/^(BeautySalon|HairSalon|DaySpa|HealthClub|NailSalon|TattooParlor)$/, 'Beauty & Wellness'],
+  [/^(AccountingService|FinancialService|BankOrCreditUnion)$/, 'Finance'],
+  [/^(InsuranceAgency)$/, 'Insurance'],
+  [/^(RealEstateAgent)$/, 'Real Estate'],
+  [/^(EducationalOrganization|School|CollegeOrUniversity|Preschool)$/, 'Education'],
+  [/^(EmploymentAgency)$/, 'Human Resources & Staffing'],
+  [/^(NGO)$/, 'Nonprofit'],
+  [/^(OnlineStore)$/, 'E-commerce'],
+];
+
+const GENERIC_TYPES = /^(Organization|Corporation|LocalBusiness|Store|ProfessionalService|OnlineBusiness|Brand|WebSite|WebPage|Thing)$/;
+const LOCAL_TYPES = /Plumber|Electrician|HVAC|Roofing|Contractor|Restaurant|Bakery|Cafe|Dentist|Physician|Clinic|Salon|Spa|Hotel|AutoRepair|AutoDealer|Store|Pharmacy|Optician|Veterinary|LocalBusiness|Locksmith|Painter|BarOrPub|HealthClub/;
+
+const PHONE_COUNTRY: [string, string][] = [
+  ['+351', 'PT'], ['+353', 'IE'], ['+358', 'FI'], ['+420', 'CZ'], ['+971', 'AE'],
+  ['+44', 'GB'], ['+49', 'DE'], ['+33', 'FR'], ['+34', 'ES'], ['+39', 'IT'], ['+31', 'NL'], ['+43', 'AT'], ['+41', 'CH'],
+  ['+32', 'BE'], ['+45', 'DK'], ['+46', 'SE'], ['+47', 'NO'], ['+48', 'PL'], ['+61', 'AU'], ['+64', 'NZ'], ['+81', 'JP'],
+  ['+91', 'IN'], ['+55', 'BR'], ['+52', 'MX'], ['+65', 'SG'], ['+27', 'ZA'], ['+30', 'GR'], ['+36', 'HU'], ['+40', 'RO'],
+];
+
+const US_STATES = new Set('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' '));
+
+/** The material an analyser reads, assembled once from the pages. */
+export interface Material {
+  domain: string;
+  home: ExtractedPage | undefined;
+  pages: ExtractedPage[];
+  org: StructuredOrg | undefined;
+  emails: string[];
+  phones: string[];
+  addresses: string[];
+  structuredAddress: StructuredAddress | undefined;
+  social: Record<string, string>;
+  languages: string[];
+  /** All readable text (for fact checks), lower case. */
+  corpus: string;
+}
+
+function pageKind(p: ExtractedPage, re: RegExp): boolean {
+  try {
+    return re.test(new URL(p.url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Material {
+  const domain = normalizeDomain(siteUrl) ?? '';
+  const home = pages.find((p) => new URL(p.url).pathname === '/' || /^\/(index\.\w+)?$/.test(new URL(p.url).pathname)) ?? pages[0];
+  const orgs = pages.flatMap((p) => p.orgs);
+  // The richest organisation node wins; a specific business type breaks ties.
+  const filled = (o: StructuredOrg) => [o.name, o.description, o.email, o.telephone, o.address?.city, o.address?.country, o.logo].filter(Boolean).length + (o.types.some((t) => !GENERIC_TYPES.test(t)) ? 0.5 : 0);
+  const org = orgs.sort((a, b) => filled(b) - filled(a))[0];
+  if (org) {
+    // Fill gaps from other nodes describing the same organisation.
+    for (const o of orgs) {
+      if (o === org) continue;
+      if (o.name && org.name && o.name.toLowerCase() !== org.name.toLowerCase()) continue;
+      org.email ||= o.email;
+      org.telephone ||= o.telephone;
+      org.address ??= o.address;
+      org.description ||= o.description;
+      org.logo ||= o.logo;
+      org.sameAs = [...new Set([...org.sameAs, ...o.sameAs])];
+      org.services = [...new Set([...org.services, ...o.services])];
+    }
+  }
+  const contactFirst = [...pages].sort((a, b) => Number(pageKind(b, /contact|kontakt|impressum|imprint/i)) - Number(pageKind(a, /contact|kontakt|impressum|imprint/i)));
+  const uniq = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+  const social: Record<string, string> = {};
+  for (const p of pages) for (const [k, v] of Object.entries(p.social)) social[k] ??= v;
+  const languages = uniq(pages.flatMap((p) => [p.lang, ...p.alternateLangs]).filter((l) => /^[a-z]{2}$/.test(l)));
+  return {
+    domain,
+    home,
+    pages,
+    org,
+    emails: uniq([org?.email ?? '', ...contactFirst.flatMap((p) => p.emails)]),
+    phones: uniq([org?.telephone ?? '', ...contactFirst.flatMap((p) => p.phones)]),
+    addresses: uniq(contactFirst.flatMap((p) => p.addresses)),
+    structuredAddress: org?.address ?? pages.map((p) => p.microdataAddress).find(Boolean),
+    social,
+    languages,
+    corpus: pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase() + `\n${JSON.stringify(org ?? {}).toLowerCase()}`,
+  };
+}
+
+function siteName(m: Material): string {
+  if (m.org?.name) return m.org.name;
+  const h = m.home;
+  if (h?.og.siteName) return h.og.siteName;
+  const title = h?.og.title || h?.title || '';
+  const parts = title.split(/\s+[|–—:·-]\s+/).map((s) => s.trim()).filter(Boolean);
+  if (parts.length) {
+    // The part that matches the domain name is the company; otherwise the first.
+    const label = m.domain.split('.')[0]!.replace(/-/g, '');
+    return parts.find((p) => p.toLowerCase().replace(/[^a-z0-9]/g, '').includes(label)) ?? parts[0]!;
+  }
+  const label = m.domain.split('.')[0] ?? m.domain;
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+function siteDescription(m: Material): string {
+  const about = m.pages.find((p) => pageKind(p, /about|ueber|über|a-propos|company|unternehmen|who-we-are/i));
+  const candidates = [m.org?.description, m.home?.metaDescription, m.home?.og.description, about?.paragraphs[0], m.home?.paragraphs[0], m.pages.find((p) => p.paragraphs.length)?.paragraphs[0]];
+  const d = candidates.find((c) => c && c.length >= 20) ?? candidates.find(Boolean) ?? '';
+  return toPlainText(d).slice(0, 1000);
+}
+
+/** City and country from a structured address, then address lines, then the phone's country code. */
+export function locate(m: Material): { city: string; country: string; address: string } {
+  let city = '';
+  let country = '';
+  let address = '';
+  const sa = m.structuredAddress;
+  if (sa) {
+    city = sa.city;
+    const code = countryCode(sa.country);
+    country = code ? (countryName(code) ?? sa.country) : sa.country;
+    address = [sa.street, [sa.postalCode, sa.city].filter(Boolean).join(' '), sa.region, country].filter(Boolean).join(', ');
+  }
+  for (const line of m.addresses) {
+    if (city && country) break;
+    const us = /([A-Z][\p{L}.]+(?:\s[A-Z][\p{L}.]+)?),\s*([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/u.exec(line);
+    if (us && US_STATES.has(us[2]!)) {
+      city ||= us[1]!;
+      country ||= 'United States';
+      address ||= line;
+      continue;
+    }
+    const eu = /\b(?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2})?\s+([A-ZÄÖÜÉ][\p{L}.-]+(?:[\s-](?:am|an|im|sur|de|del)?\s?[A-ZÄÖÜ][\p{L}.-]+)?)/u.exec(line);
+    if (eu) {
+      city ||= eu[1]!.replace(/[.,]$/, '');
+      address ||= line;
+    }
+    if (!country) {
+      for (const part of line.split(/[,\n]|\s[-–]\s/).map((s) => s.trim())) {
+        const code = part.length > 2 ? countryCode(part) : undefined;
+        if (code) {
+          country = countryName(code) ?? part;
+          break;
+        }
+      }
+    }
+    if (/\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/.test(line) && !country) {
+      country = 'United Kingdom';
+      address ||= line;
+      const gb = /,\s*([A-Z][\p{L}]+)\s*,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}/u.exec(line);
+      if (gb) city ||= gb[1]!;
+    }
+  }
+  if (!country) {
+    for (const phone of m.phones) {
+      const p = phone.replace(/[\s().-]/g, '').replace(/^00/, '+');
+      const hit = PHONE_COUNTRY.find(([prefix]) => p.startsWith(prefix));
+      if (hit) {
+        country = countryName(hit[1]) ?? '';
+        break;
+      }
+    }
+  }
+  return { city: toPlainLine(city).slice(0, 100), country: toPlainLine(country).slice(0, 100), address: toPlainLine(address).slice(0, 300) };
+}
+
+export function serviceTypeOf(m: Material, hasAddress: boolean): ServiceType {
+  const text = m.corpus;
+  const nationwide = /\b(nationwide|across the (country|uk|us)|all over (the )?(country|germany|france|uk)|bundesweit|deutschlandweit|national coverage|coast to coast|partout en france)\b/.test(text);
+  const remote = /\b(remote(ly)?|online|worldwide|clients (around|across) the (world|globe)|anywhere in the world|international clients|fully distributed|virtual)\b/.test(text);
+  const local = (m.org?.types ?? []).some((t) => LOCAL_TYPES.test(t) && t !== 'LocalBusiness') ||
+    /\b(visit (us|our)|(book|schedule) (a|an|your) (visit|appointment|table|treatment)|your visit|opening hours|öffnungszeiten|our (shop|store|showroom|restaurant|clinic|salon|practice|office) in|walk-ins?|book a table|in-store|on-site|serving (the )?[a-z]+ (area|region)|service area|local(ly)?)\b/.test(text);
+  if (nationwide && !remote) return 'nationwide';
+  if (local && remote) return 'hybrid';
+  if (local || (hasAddress && (m.org?.types ?? []).some((t) => t === 'LocalBusiness'))) return 'local';
+  if (nationwide) return 'nationwide';
+  return 'remote';
+}
+
+function servicesOf(m: Material): string[] {
+  if (m.org?.services.length) return m.org.services.slice(0, 20);
+  const page = m.pages.find((p) => pageKind(p, /service|leistung|angebot|what-we-do|solutions|prestations|servicios/i));
+  if (!page) return [];
+  const items = page.listItems.filter((t) => t.split(' ').length <= 8 && !/@|\+?\d{5,}/.test(t));
+  if (items.length) return items.slice(0, 20);
+  return page.headings.slice(1).filter((h) => h.split(' ').length <= 8).slice(0, 20);
+}
+
+function industryOf(m: Material): string {
+  const specific = (m.org?.types ?? []).find((t) => !GENERIC_TYPES.test(t));
+  return specific ? specific.replace(/([a-z])([A-Z])/g, '$1 $2') : '';
+}
+
+function pickEmail(m: Material): string | null {
+  const own = m.emails.find((e) => e.endsWith(`@${m.domain}`) || e.endsWith(`.${m.domain}`));
+  return own ?? m.emails[0] ?? null;
+}
+
+function dot(a: number[], b: number[]): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+export interface Analyser {
+  analyse(m: Material): Promise<AnalysedProfile>;
+  /** The text the category is chosen from (what the site says it does). */
+  categoryText(m: Material, name: string, description: string, services: string[]): string;
+}
+
+export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmClient | undefined }): Analyser {
+  let categoryVectors: Promise<number[][]> | undefined;
+  const categoryList = [...CATEGORIES];
+  const categoryTerms = categoryList.map((c) => [...new Set(`${c} ${CATEGORY_DESCRIPTIONS[c] ?? ''}`.toLowerCase().match(/[a-z]{4,}/g) ?? [])].filter((w) => !['with', 'from', 'services', 'service', 'company', 'products'].includes(w)));
+
+  function categoryText(m: Material, name: string, description: string, services: string[]): string {
+    const headings = m.pages.flatMap((p) => p.headings).slice(0, 20);
+    const keywords = m.pages.flatMap((p) => p.metaKeywords).slice(0, 20);
+    return [name, description, services.join(', '), keywords.join(', '), headings.join('. '), m.home?.paragraphs.slice(0, 2).join(' ')].filter(Boolean).join('. ').slice(0, 1500);
+  }
+
+  async function categoryByEmbedding(text: string): Promise<string> {
+    categoryVectors ??= deps.embeddings.embed(categoryList.map((c) => `${c}: ${CATEGORY_DESCRIPTIONS[c] ?? c}`));
+    const [cats, [v]] = await Promise.all([categoryVectors, deps.embeddings.embed([text])]);
+    // A small lexical nudge: the model is English-only, and a site in another language often
+    // still names its trade in English words that the category descriptions use.
+    const lower = text.toLowerCase();
+    const words = new Set(lower.match(/[a-z]{4,}/g) ?? []);
+    let best = 0;
+    let bestScore = -Infinity;
+    cats.forEach((c, i) => {
+      const hits = categoryTerms[i]!.filter((t) => words.has(t)).length;
+      const stems = (TRADE_STEMS[categoryList[i]!] ?? []).filter((t) => lower.includes(t)).length;
+      const s = dot(c, v!) + 0.03 * Math.min(hits, 4) + 0.04 * Math.min(stems, 3);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    return categoryList[best]!;
+  }
+
+  async function rules(m: Material): Promise<AnalysedProfile> {
+    const name = siteName(m).slice(0, 200);
+    const description = siteDescription(m);
+    const services = servicesOf(m);
+    const loc = locate(m);
+    const typeHit = (m.org?.types ?? []).map((t) => TYPE_CATEGORY.find(([re]) => re.test(t))?.[1]).find(Boolean);
+    const category = typeHit ?? (await categoryByEmbedding(categoryText(m, name, description, services)));
+    const keywords = [...new Set([...(m.org?.keywords ?? []), ...m.pages.flatMap((p) => p.metaKeywords)])].slice(0, 20);
+    return {
+      name,
+      description,
+      category,
+      industry: industryOf(m),
+      services,
+      keywords,
+      country: loc.country,
+      city: loc.city,
+      address: loc.address,
+      service_type: serviceTypeOf(m, Boolean(loc.address || loc.city)),
+      contact_email: pickEmail(m),
+      phone: m.phones[0] ?? null,
+      social_links: m.social,
+      languages: m.languages,
+      logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
+      founded_year: m.org?.foundingYear ?? null,
+      analyser: 'rules',
+    };
+  }
+
+  async function withLlm(llm: LlmClient, m: Material, base: AnalysedProfile): Promise<AnalysedProfile> {
+    const material = [
+      `Website: ${m.domain}`,
+      m.org ? `Structured data: ${JSON.stringify({ ...m.org, description: m.org.description.slice(0, 500) })}` : '',
+      `Emails found: ${m.emails.join(', ') || 'none'}`,
+      `Phones found: ${m.phones.join(', ') || 'none'}`,
+      `Addresses found: ${m.addresses.join(' | ') || 'none'}`,
+      ...m.pages.slice(0, 8).map((p) => `--- Page ${p.url}\nTitle: ${p.title}\nDescription: ${p.metaDescription}\n${p.text.slice(0, 1500)}`),
+    ].filter(Boolean).join('\n').slice(0, 12_000);
+    const out = await llm.completeJson({
+      schemaName: 'company_profile',
+      schema: LlmProfileSchema,
+      messages: [
+        {
+          role: 'system',
+          content: `You extract a company profile from the text of its website. Use only facts the material states; use an empty string, empty list or null for anything it does not state. Never guess an email, phone, city or country. category must be one of: ${CATEGORIES.join('; ')}. service_type: local (serves customers at or near a physical place), nationwide (serves one whole country), remote (online, anywhere), hybrid (both on-site and remote). description: 1 to 3 plain sentences in English, no marketing superlatives the site does not use.`,
+        },
+        { role: 'user', content: material },
+      ],
+    });
+    // Fact checks: anything not present in the material is replaced by the rules' value.
+    const inCorpus = (s: string) => s.length > 0 && m.corpus.includes(s.toLowerCase());
+    const digits = (s: string) => s.replace(/\D/g, '');
+    const phoneOk = (p: string) => m.phones.some((q) => digits(q).endsWith(digits(p).slice(-7))) && digits(p).length >= 7;
+    const category = CATEGORIES.includes(out.category) ? out.category : base.category;
+    const email = out.contact_email && m.emails.includes(out.contact_email.toLowerCase()) ? out.contact_email.toLowerCase() : base.contact_email;
+    const phone = out.phone && phoneOk(out.phone) ? toPlainLine(out.phone) : base.phone;
+    const city = out.city && inCorpus(out.city) ? toPlainLine(out.city) : base.city;
+    const countryCodeOut = countryCode(out.country);
+    const country = out.country && countryCodeOut && (base.country ? countryCode(base.country) === countryCodeOut : inCorpus(out.country)) ? (countryName(countryCodeOut) ?? out.country) : base.country;
+    const services = out.services.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
+    const keywords = out.keywords.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
+    const address = out.address && inCorpus(out.address.split(',')[0]!.trim()) ? toPlainLine(out.address) : base.address;
+    return {
+      ...base,
+      name: toPlainLine(out.name) || base.name,
+      description: toPlainText(out.description) || base.description,
+      category,
+      industry: toPlainLine(out.industry) || base.industry,
+      services: services.length ? services : base.services,
+      keywords: keywords.length ? keywords : base.keywords,
+      country,
+      city,
+      address,
+      service_type: (SERVICE_TYPES as readonly string[]).includes(out.service_type) ? out.service_type : base.service_type,
+      contact_email: email,
+      phone,
+      analyser: 'llm',
+    };
+  }
+
+  return {
+    categoryText,
+    async analyse(m) {
+      const base = await rules(m);
+      if (!deps.llm) return base;
+      try {
+        return await withLlm(deps.llm, m, base);
+      } catch {
+        // The model being down or off-schema must not fail the crawl: the rules' profile stands.
+        return base;
+      }
+    },
+  };
+}
+
+export const LlmProfileSchema = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.String(),
+    industry: Type.String(),
+    services: Type.Array(Type.String()),
+    keywords: Type.Array(Type.String()),
+    country: Type.String(),
+    city: Type.String(),
+    address: Type.String(),
+    service_type: Type.Union(SERVICE_TYPES.map((s) => Type.Literal(s))),
+    contact_email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type LlmProfile = Static<typeof LlmProfileSchema>;
+
+function absoluteOrNull(u: string, base: string | undefined): string | null {
+  if (!u) return null;
+  try {
+    const abs = new URL(u, base).href;
+    return /^https?:\/\//i.test(abs) ? abs : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../app.js';
+import { testConfig, type Config } from '../../config.js';
+import { closeTestEmbeddings, createTestDb, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fixtures.js';
+
+async function crawlApp(farm: FixtureFarm, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
+  const { db, drop } = await createTestDb();
+  const base = testConfig({}, env);
+  const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 800, maxPages: 8 }, ...overrides }, env);
+  const app = await buildApp(config, { db, embeddings: testEmbeddings(), crawlResolver: fixtureResolver });
+  await app.ready();
+  return { app, db, config, close: async () => { await app.close(); await drop(); } };
+}
+
+describe('crawl API', () => {
+  let farm: FixtureFarm;
+  let t: TestContext;
+  let admin: string;
+  let owner: { token: string; userId: string };
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  before(async () => {
+    farm = await startFixtureFarm();
+    t = await crawlApp(farm);
+    admin = await signInAdmin(t);
+    owner = await signInOwner(t, 'owner@acme-plumbing.test');
+  });
+  after(async () => {
+    await t.close();
+    await farm.close();
+    await closeTestEmbeddings();
+  });
+
+  it('401s without a token and 403s an owner on admin routes', async () => {
+    for (const [method, url] of [['POST', '/api/crawl'], ['POST', '/api/crawl/start'], ['GET', '/api/crawl/my-latest'], ['POST', '/api/crawl/admin'], ['GET', '/api/crawl/admin/stats'], ['GET', '/api/crawl/admin/recent'], ['GET', '/api/crawl/admin/recent/1']] as const) {
+      const res = await t.app.inject({ method, url, payload: method === 'POST' ? { url: 'acme-plumbing.test' } : undefined });
+      assert.equal(res.statusCode, 401, `${method} ${url}`);
+    }
+    const bad = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth('not-a-token') });
+    assert.equal(bad.statusCode, 401);
+    for (const url of ['/api/crawl/admin/stats', '/api/crawl/admin/recent', '/api/crawl/admin/recent/1']) {
+      assert.equal((await t.app.inject({ method: 'GET', url, headers: auth(owner.token) })).statusCode, 403, url);
+    }
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(owner.token), payload: { url: 'acme-plumbing.test' } });
+    assert.equal(res.statusCode, 403);
+  });
+
+  it('422s bad bodies and out-of-bounds parameters in the FastAPI shape', async () => {
+    const cases: [string, string, unknown, (string | number)[]][] = [
+      ['POST', '/api/crawl', {}, ['body', 'url']],
+      ['POST', '/api/crawl', { url: '' }, ['body', 'url']],
+      ['POST', '/api/crawl', { url: 'x.test', options: { max_pages: 0 } }, ['body', 'options', 'max_pages']],
+      ['POST', '/api/crawl', { url: 'x.test', options: { max_pages: 101 } }, ['body', 'options', 'max_pages']],
+      ['POST', '/api/crawl', { url: 'x.test', options: { max_depth: 11 } }, ['body', 'options', 'max_depth']],
+      ['POST', '/api/crawl', { url: 'not a url at all' }, ['body', 'url']],
+      ['POST', '/api/crawl', { url: 'ftp://acme-plumbing.test/' }, ['body', 'url']],
+      ['POST', '/api/crawl?track_job=maybe', { url: 'x.test' }, ['query', 'track_job']],
+      ['GET', '/api/crawl/admin/stats?hours=0', undefined, ['query', 'hours']],
+      ['GET', '/api/crawl/admin/stats?hours=169', undefined, ['query', 'hours']],
+      ['GET', '/api/crawl/admin/recent?limit=0', undefined, ['query', 'limit']],
+      ['GET', '/api/crawl/admin/recent?limit=501', undefined, ['query', 'limit']],
+      ['GET', '/api/crawl/admin/recent?offset=-1', undefined, ['query', 'offset']],
+      ['GET', '/api/crawl/admin/recent?status=exploded', undefined, ['query', 'status']],
+      ['GET', '/api/crawl/admin/recent/abc', undefined, ['path', 'job_id']],
+      ['GET', '/api/crawl/abc', undefined, ['path', 'job_id']],
+    ];
+    for (const [method, url, payload, loc] of cases) {
+      const res = await t.app.inject({ method: method as 'GET', url, headers: auth(admin), ...(payload !== undefined ? { payload: payload as object } : {}) });
+      assert.equal(res.statusCode, 422, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc.slice(0, loc.length), loc, `${url}: ${res.body}`);
+    }
+    const ok = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=500&offset=0', headers: auth(admin) });
+    assert.equal(ok.statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=168', headers: auth(admin) })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=1', headers: auth(admin) })).statusCode, 200);
+  });
+
+  let acmeJobId: number;
+  let acmeId: string;
+
+  it('an owner crawls the site their email domain proves: profile saved, job tracked, ownership recorded', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test'), options: { max_pages: 5 } } });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.outcome, 'created');
+    assert.equal(body.analyser, 'rules');
+    assert.equal(body.profile.name, 'Acme Plumbing GmbH');
+    assert.equal(body.profile.category, 'Construction & Home Services');
+    assert.deepEqual(body.profile.location, { country: 'Germany', country_code: 'DE', city: 'Berlin', address: 'Hauptstrasse 12, 10115 Berlin, Germany' });
+    assert.equal(body.profile.service_type, 'local');
+    assert.deepEqual(body.profile.contact, { email: 'info@acme-plumbing.test', phone: '+49 30 1234567' });
+    assert.equal(body.profile.is_verified, false);
+    assert.ok(body.pages_fetched >= 2 && body.pages_fetched <= 5);
+    assert.equal(body.job.status, 'succeeded');
+    assert.equal(body.job.company_id, body.profile.id);
+    acmeJobId = body.job.id;
+    acmeId = body.profile.id;
+    assert.equal(await t.app.services.auth.ownsCompany(owner.userId, acmeId), true);
+
+    // searchable at once through the agent API
+    const found = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies/by-url/acme-plumbing.test' });
+    assert.equal(found.statusCode, 200);
+    assert.equal(found.json().id, acmeId);
+
+    const status = await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}` });
+    assert.equal(status.statusCode, 200);
+    assert.equal(status.json().status, 'succeeded');
+    assert.equal(status.json().stage, 'done');
+    assert.equal(status.json().user_id, undefined, 'the public status carries no user');
+
+    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth(owner.token) });
+    assert.equal(latest.statusCode, 200);
+    assert.equal(latest.json().job.id, acmeJobId);
+    assert.equal(latest.json().company.id, acmeId);
+  });
+
+  it("refuses an owner crawling someone else's site (403) and 404s unknown jobs", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(owner.token), payload: { url: farm.url('brightpixel.test') } });
+    assert.equal(res.statusCode, 403);
+    const start = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('brightpixel.test') } });
+    assert.equal(start.statusCode, 403);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/999999' })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent/999999', headers: auth(admin) })).statusCode, 404);
+    const other = await signInOwner(t, 'someone@brightpixel.test');
+    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth(other.token) });
+    assert.deepEqual(latest.json(), { job: null, company: null });
+  });
+
+  it('a re-crawl keeps fields the owner edited by hand and verification, and records what changed', async () => {
+    await t.db.query(`UPDATE companies SET city = 'Potsdam', description = 'Hand-written by the owner.', phone = NULL, is_verified = true, owner_edited_fields = '{city,description}' WHERE id = $1`, [acmeId]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: 'http://acme-plumbing.test:' + farm.port } });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.profile.id, acmeId, 'matched by domain');
+    assert.equal(body.outcome, 'updated');
+    assert.equal(body.profile.location.city, 'Potsdam');
+    assert.equal(body.profile.description, 'Hand-written by the owner.');
+    assert.equal(body.profile.is_verified, true);
+    assert.equal(body.profile.contact.phone, '+49 30 1234567', 'a field not edited by hand is refreshed');
+    assert.deepEqual(body.kept_owner_edits.sort(), ['city', 'description']);
+    assert.deepEqual(body.changes.map((c: { field: string }) => c.field), ['phone']);
+    assert.deepEqual(body.job.changed_fields, ['phone']);
+
+    const detail = await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${body.job.id}`, headers: auth(admin) });
+    assert.equal(detail.statusCode, 200);
+    const d = detail.json();
+    assert.equal(d.requested_by, 'admin');
+    const save = d.events.find((e: { stage: string; message: string }) => e.stage === 'save' && e.message.startsWith('company'));
+    assert.deepEqual(save.data.changed, ['phone']);
+    assert.deepEqual(save.data.kept_owner_edits.sort(), ['city', 'description']);
+    assert.ok(d.events.some((e: { stage: string }) => e.stage === 'fetch'));
+  });
+
+  it('track_job=false crawls without a job; adaptive_retry reports the strategies tried', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: farm.url('spa-shell.test') } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().strategies_tried.slice(0, 2), ['standard', 'sitemap_only']);
+    const plain = await t.app.inject({ method: 'POST', url: '/api/crawl?track_job=false', headers: auth(admin), payload: { url: farm.url('cozy-socks.test') } });
+    assert.equal(plain.statusCode, 200, plain.body);
+    assert.equal(plain.json().job, null);
+    assert.equal(plain.json().profile.category, 'E-commerce');
+  });
+
+  it('refused addresses are 422 at body.url; unreadable sites are 400 with a failed job', async () => {
+    const port = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: 'http://acme-plumbing.test:22/' } });
+    assert.equal(port.statusCode, 422, port.body);
+    assert.deepEqual(port.json().detail[0].loc, ['body', 'url']);
+    const robots = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: farm.url('no-bots.test') } });
+    assert.equal(robots.statusCode, 400, robots.body);
+    assert.match(robots.json().detail, /robots\.txt/);
+    const recent = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?status=failed', headers: auth(admin) });
+    const failed = recent.json().jobs.find((j: { domain: string }) => j.domain === 'no-bots.test');
+    assert.equal(failed.status, 'failed');
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${failed.id}`, headers: auth(admin) })).json();
+    assert.equal(detail.error_kind, 'robots');
+    assert.match(detail.raw_error, /robots\.txt/);
+  });
+
+  it('admin stats count by status with success rate, median duration and top errors; recent pages', async () => {
+    const s = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=24', headers: auth(admin) })).json();
+    assert.equal(s.hours, 24);
+    assert.ok(s.by_status.succeeded >= 3);
+    assert.ok(s.by_status.failed >= 1);
+    assert.equal(s.total, s.by_status.queued + s.by_status.running + s.by_status.succeeded + s.by_status.failed);
+    assert.ok(s.success_rate > 0 && s.success_rate < 1);
+    assert.equal(typeof s.median_duration_ms, 'number');
+    assert.ok(s.top_errors.some((e: { kind: string; count: number }) => e.kind === 'robots' && e.count >= 1));
+    const page1 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1', headers: auth(admin) })).json();
+    assert.equal(page1.jobs.length, 1);
+    assert.equal(page1.has_more, true);
+    const page2 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1&offset=1', headers: auth(admin) })).json();
+    assert.ok(page2.jobs[0].id < page1.jobs[0].id, 'newest first');
+  });
+
+  it('start queues a job; the job handler is idempotent and resumes an interrupted run', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
+    assert.equal(res.statusCode, 200, res.body);
+    const { job_id, status } = res.json();
+    assert.equal(status, 'queued');
+    const again = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
+    assert.equal(again.statusCode, 409, 'one crawl of a site at a time');
+
+    assert.equal(await t.app.services.crawl.runJob(job_id), 'succeeded');
+    assert.equal(await t.app.services.crawl.runJob(job_id), 'skipped', 'a finished job does nothing');
+    // A crash mid-run leaves the row running; the retried job runs it again (not a duplicate row).
+    await t.db.query(`UPDATE crawl_jobs SET status = 'running', stage = 'fetch' WHERE id = $1`, [job_id]);
+    assert.equal(await t.app.services.crawl.runJob(job_id), 'succeeded');
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${job_id}` })).json();
+    assert.equal(job.status, 'succeeded');
+    assert.equal(job.attempts, 2);
+    const rows = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies WHERE domain = 'acme-plumbing.test'`);
+    assert.equal(rows[0]!.n, 1);
+  });
+
+  it('the crawl magic-link purpose makes the user an owner and queues a crawl of the site', async () => {
+    const a = t.app.services.auth;
+    const { token } = await a.createSignInToken({ email: 'boss@brightpixel.test', purpose: 'crawl', website_url: farm.url('brightpixel.test') });
+    const r = await a.verifyUserToken(token, 'crawl');
+    const started = r.crawl_job as { job_id: number; status: string };
+    assert.ok(started && started.job_id, JSON.stringify(r));
+    assert.equal(started.status, 'queued');
+    assert.equal(await t.app.services.crawl.runJob(started.job_id), 'succeeded');
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}` })).json();
+    assert.equal(job.company_id, r.company_id, 'the crawl filled in the company the link created');
+    const profile = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${r.company_id}` })).json();
+    assert.equal(profile.category, 'Technology');
+    assert.equal(profile.location.city, 'Amsterdam');
+    assert.equal(profile.name, 'BrightPixel');
+  });
+});
+
+describe('crawl jobs on pg-boss', () => {
+  let farm: FixtureFarm;
+  let t: TestContext;
+  before(async () => {
+    farm = await startFixtureFarm();
+    t = await crawlApp(farm, { runJobs: true });
+  });
+  after(async () => {
+    await t.close();
+    await farm.close();
+    await closeTestEmbeddings();
+  });
+
+  it('a started crawl is run by the queue worker', async () => {
+    const admin = await signInAdmin(t);
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: { authorization: `Bearer ${admin}` }, payload: { url: farm.url('trattoria-luigi.test') } });
+    assert.equal(res.statusCode, 200, res.body);
+    const id = res.json().job_id;
+    let job: { status: string; company_id: string | null } = { status: 'queued', company_id: null };
+    for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${id}` })).json();
+    }
+    assert.equal(job.status, 'succeeded');
+    assert.ok(job.company_id);
+  });
+});

@@ -1,0 +1,139 @@
+import { Type } from 'typebox';
+import type { Guards } from '../../platform/auth.js';
+import { err, errorResponses, type App } from '../../platform/http.js';
+import type { CrawlRequest } from './crawl.schemas.js';
+import type { CrawlService } from './crawl.service.js';
+
+const tags = ['crawl'];
+const bearer = [{ OAuth2PasswordBearer: [] }];
+const authErrors = { 401: err, 403: err };
+const JobIdParams = Type.Object({ job_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Crawl job id' }) });
+
+/** Crawl a company website into a profile (spec 4.6). Routes only parse, guard and shape. */
+export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards: Guards }) {
+  const { crawl, guards } = opts;
+
+  app.post('/', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'crawl.run',
+      tags,
+      summary: 'Crawl a website now and return the saved profile',
+      description:
+        'Fetches the site politely (robots.txt, sitemap, at most max_pages pages), extracts what it states, analyses it into a profile and saves it ' +
+        '(a known domain is updated; fields its owner edited by hand are kept). Owners may crawl a site whose domain their email address proves, ' +
+        'or a company they own; administrators any site. adaptive_retry tries other strategies when the site yields too little. ' +
+        'Refused addresses (private, loopback, metadata) are 422 at body.url; an unreadable site is 400, a timeout 504; a crawl of the same site already running is 409.',
+      security: bearer,
+      querystring: Type.Object({
+        track_job: Type.Optional(Type.Boolean({ default: true, description: 'Record the crawl as a job (GET /api/crawl/{job_id})' })),
+        adaptive_retry: Type.Optional(Type.Boolean({ default: false, description: 'When the site yields too little, retry with other entry pages, the sitemap only and slower pacing' })),
+      }),
+      body: Type.Ref('CrawlRequest'),
+      response: { 200: Type.Ref('CrawlResult'), 400: err, ...authErrors, 409: err, 503: err, 504: err, ...errorResponses },
+    },
+    handler: async (req) => {
+      const q = req.query as { track_job?: boolean; adaptive_retry?: boolean };
+      return crawl.crawlNow(req.principal!, req.body as CrawlRequest, { trackJob: q.track_job ?? true, adaptiveRetry: q.adaptive_retry ?? false });
+    },
+  });
+
+  app.post('/start', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'crawl.start',
+      tags,
+      summary: 'Start a crawl in the background',
+      description: 'Queues the crawl and answers at once with the job id; follow it at GET /api/crawl/{job_id}. Same ownership rule as POST /api/crawl. Adaptive retry is on.',
+      security: bearer,
+      body: Type.Ref('CrawlRequest'),
+      response: { 200: Type.Ref('CrawlStarted'), ...authErrors, 409: err, ...errorResponses },
+    },
+    handler: async (req) => crawl.start(req.principal!, req.body as CrawlRequest),
+  });
+
+  app.post('/admin', {
+    preHandler: guards.requireAdmin,
+    schema: {
+      operationId: 'crawl.admin_run',
+      tags,
+      summary: 'Crawl any website now (administrators)',
+      description: 'As POST /api/crawl without the ownership rule; the job is tracked and adaptive retry is on.',
+      security: bearer,
+      body: Type.Ref('CrawlRequest'),
+      response: { 200: Type.Ref('CrawlResult'), 400: err, ...authErrors, 409: err, 503: err, 504: err, ...errorResponses },
+    },
+    handler: async (req) => crawl.crawlNow(req.principal!, req.body as CrawlRequest, { trackJob: true, adaptiveRetry: true }),
+  });
+
+  app.get('/admin/stats', {
+    preHandler: guards.requireAdmin,
+    schema: {
+      operationId: 'crawl.admin_stats',
+      tags,
+      summary: 'Crawl statistics over the last hours',
+      description: 'Counts by status, success rate, median duration of successful crawls and the most frequent error kinds, for jobs created in the window.',
+      security: bearer,
+      querystring: Type.Object({ hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, default: 24 })) }),
+      response: { 200: Type.Ref('CrawlStats'), ...authErrors, ...errorResponses },
+    },
+    handler: async (req) => crawl.stats((req.query as { hours?: number }).hours ?? 24),
+  });
+
+  app.get('/admin/recent', {
+    preHandler: guards.requireAdmin,
+    schema: {
+      operationId: 'crawl.admin_recent',
+      tags,
+      summary: 'Recent crawl jobs, newest first',
+      security: bearer,
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        status: Type.Optional(Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')], { description: 'Only jobs in this status' })),
+      }),
+      response: { 200: Type.Ref('CrawlRecent'), ...authErrors, ...errorResponses },
+    },
+    handler: async (req) => {
+      const q = req.query as { limit?: number; offset?: number; status?: string };
+      return crawl.adminRecent({ limit: q.limit ?? 100, offset: q.offset ?? 0, status: q.status });
+    },
+  });
+
+  app.get('/admin/recent/:job_id', {
+    preHandler: guards.requireAdmin,
+    schema: {
+      operationId: 'crawl.admin_job',
+      tags,
+      summary: 'One crawl job with its raw error and event timeline',
+      security: bearer,
+      params: JobIdParams,
+      response: { 200: Type.Ref('CrawlJobDetail'), ...authErrors, 404: err, ...errorResponses },
+    },
+    handler: async (req) => crawl.adminDetail((req.params as { job_id: number }).job_id),
+  });
+
+  app.get('/my-latest', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'crawl.my_latest',
+      tags,
+      summary: "The caller's latest crawl and its company",
+      security: bearer,
+      response: { 200: Type.Ref('CrawlMyLatest'), ...authErrors, ...errorResponses },
+    },
+    handler: async (req) => crawl.myLatest(req.principal!),
+  });
+
+  app.get('/:job_id', {
+    schema: {
+      operationId: 'crawl.status',
+      tags,
+      summary: 'Status and progress of a crawl job',
+      description: 'Status (queued, running, succeeded, failed), stage, pages fetched and, when finished, what changed. Carries no personal data.',
+      params: JobIdParams,
+      response: { 200: Type.Ref('CrawlJob'), 404: err, ...errorResponses },
+    },
+    handler: async (req) => crawl.getJob((req.params as { job_id: number }).job_id),
+  });
+}

@@ -1,0 +1,122 @@
+import { Type, type Static } from 'typebox';
+
+export const CrawlRequestSchema = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The website to crawl: a URL (http or https) or a bare domain such as acme.com' }),
+    options: Type.Optional(
+      Type.Object(
+        {
+          max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Pages to fetch at most (the server caps it at its configured limit, default 20)' })),
+          max_depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'Link depth from the home page (capped at the configured limit)' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'CrawlRequest', additionalProperties: false },
+);
+export type CrawlRequest = Static<typeof CrawlRequestSchema>;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const CrawlJobSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    url: Type.String(),
+    domain: Type.String(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    stage: Type.String({ description: 'queued, robots, fetch, analyse, save, done or failed' }),
+    pages_fetched: Type.Integer(),
+    company_id: Nullable(Type.String({ format: 'uuid' })),
+    attempts: Type.Integer({ description: 'Runs so far (an interrupted run is retried)' }),
+    error: Nullable(Type.String()),
+    strategies_tried: Type.Array(Type.String(), { description: 'standard, then with adaptive retry: sitemap_only, entry_pages, slow_pacing' }),
+    changed_fields: Type.Array(Type.String(), { description: 'Profile fields the crawl changed' }),
+    kept_owner_edits: Type.Array(Type.String(), { description: 'Fields the owner edited by hand, left as they were' }),
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+    duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: 'CrawlJob' },
+);
+export type CrawlJobView = Static<typeof CrawlJobSchema>;
+
+export const CrawlEventSchema = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  stage: Type.String(),
+  message: Type.String(),
+  data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const CrawlJobDetailSchema = Type.Object(
+  {
+    job: Type.Ref('CrawlJob'),
+    user_id: Nullable(Type.String()),
+    requested_by: Type.String({ description: 'user, admin, magic_link or system' }),
+    options: Type.Record(Type.String(), Type.Unknown()),
+    error_kind: Nullable(Type.String()),
+    raw_error: Nullable(Type.String()),
+    result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    events: Type.Array(CrawlEventSchema),
+  },
+  { $id: 'CrawlJobDetail' },
+);
+
+export const CrawlResultSchema = Type.Object(
+  {
+    job: Type.Union([Type.Ref('CrawlJob'), Type.Null()], { description: 'The tracked job (null with track_job=false)' }),
+    profile: Type.Ref('CompanyProfile'),
+    outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('unchanged')]),
+    changes: Type.Array(Type.Object({ field: Type.String(), before: Type.Unknown(), after: Type.Unknown() })),
+    kept_owner_edits: Type.Array(Type.String()),
+    strategies_tried: Type.Array(Type.String()),
+    pages_fetched: Type.Integer(),
+    analyser: Type.Union([Type.Literal('llm'), Type.Literal('rules')], { description: 'llm when a language model analysed the site, rules otherwise' }),
+  },
+  { $id: 'CrawlResult' },
+);
+
+export const CrawlStartedSchema = Type.Object(
+  {
+    job_id: Type.Integer(),
+    status: Type.String(),
+    job: Type.Ref('CrawlJob'),
+    status_url: Type.String({ description: 'Poll this for progress' }),
+  },
+  { $id: 'CrawlStarted' },
+);
+
+export const MyLatestSchema = Type.Object(
+  {
+    job: Type.Union([Type.Ref('CrawlJob'), Type.Null()]),
+    company: Type.Union([Type.Object({ id: Type.String(), name: Type.String(), website_url: Type.String() }), Type.Null()]),
+  },
+  { $id: 'CrawlMyLatest' },
+);
+
+export const CrawlStatsSchema = Type.Object(
+  {
+    hours: Type.Integer(),
+    total: Type.Integer(),
+    by_status: Type.Object({ queued: Type.Integer(), running: Type.Integer(), succeeded: Type.Integer(), failed: Type.Integer() }),
+    success_rate: Type.Union([Type.Number(), Type.Null()], { description: 'succeeded / (succeeded + failed), null when none finished' }),
+    median_duration_ms: Type.Union([Type.Number(), Type.Null()]),
+    avg_pages_fetched: Type.Union([Type.Number(), Type.Null()]),
+    top_errors: Type.Array(Type.Object({ kind: Type.String(), count: Type.Integer(), example: Type.String() })),
+  },
+  { $id: 'CrawlStats' },
+);
+
+export const CrawlRecentSchema = Type.Object(
+  {
+    jobs: Type.Array(Type.Ref('CrawlJob')),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    has_more: Type.Boolean(),
+  },
+  { $id: 'CrawlRecent' },
+);
+
+export const crawlSchemas = [CrawlRequestSchema, CrawlJobSchema, CrawlJobDetailSchema, CrawlResultSchema, CrawlStartedSchema, MyLatestSchema, CrawlStatsSchema, CrawlRecentSchema];

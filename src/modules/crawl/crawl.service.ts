@@ -1,0 +1,432 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import { emailMayClaimWebsite } from '../../lib/email-domain.js';
+import type { Resolver } from '../../lib/ssrf.js';
+import { toPlainLine } from '../../lib/text.js';
+import { normalizeDomain } from '../../lib/url.js';
+import type { BearerPrincipal } from '../../platform/auth.js';
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import type { Jobs } from '../../platform/jobs.js';
+import type { LlmClient } from '../../platform/llm.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import { assembleMaterial, createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
+import { createEngine, HostPacer, type CrawlEvent, type Engine } from './crawl.engine.js';
+import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
+import type { CrawlJobRow, CrawlRepo, RequestedBy } from './crawl.repo.js';
+import type { CrawlJobView, CrawlRequest } from './crawl.schemas.js';
+
+export const CRAWL_QUEUE = 'crawl.run';
+
+export interface CrawlServiceDeps {
+  repo: CrawlRepo;
+  companies: CompaniesService;
+  embeddings: EmbeddingProvider;
+  llm?: LlmClient | undefined;
+  jobs: Jobs;
+  config: Pick<Config, 'crawl' | 'baseUrl'>;
+  log: FastifyBaseLogger;
+  /** Company ownership (the auth module): read at call time, so it may be wired later. */
+  ownership: {
+    owns: (userId: string, companyId: string) => Promise<boolean>;
+    claim?: (userId: string, companyId: string) => Promise<void>;
+  };
+  /** DNS for the fetcher (tests make fixture names resolve to 127.0.0.1). */
+  resolver?: Resolver;
+  /** Politeness between two requests to one host, ms (default 1000; robots Crawl-delay may raise it). */
+  delayMs?: number;
+  timeoutMs?: number;
+  /** The whole crawl of one site stops fetching after this long (ms). */
+  budgetMs?: number;
+}
+
+export interface CrawlRunOptions {
+  maxPages: number;
+  maxDepth: number;
+  adaptiveRetry: boolean;
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export function toJobView(row: CrawlJobRow): CrawlJobView {
+  const r = row.result ?? {};
+  return {
+    id: row.id,
+    url: row.url,
+    domain: row.domain,
+    status: row.status,
+    stage: row.stage,
+    pages_fetched: row.pages_fetched,
+    company_id: row.company_id,
+    attempts: row.attempts,
+    error: row.error,
+    strategies_tried: strings(r.strategies_tried),
+    changed_fields: strings(r.changed_fields),
+    kept_owner_edits: strings(r.kept_owner_edits),
+    created_at: iso(row.created_at)!,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+    duration_ms: row.duration_ms,
+  };
+}
+
+/** The site to crawl: http(s) URL or bare domain → start URL (origin + path) and identity domain. */
+export function parseTarget(input: string): { url: string; domain: string } {
+  const s = input.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
+  let u: URL;
+  try {
+    u = new URL(withScheme);
+  } catch {
+    throw invalid(['body', 'url'], 'Input should be a valid website URL or domain', input, 'url_parsing');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid(['body', 'url'], 'Only http and https websites can be crawled', input, 'url_scheme');
+  if (u.username || u.password) throw invalid(['body', 'url'], 'URLs with credentials are not crawled', input, 'url_parsing');
+  const domain = normalizeDomain(u.href);
+  if (!domain) throw invalid(['body', 'url'], 'Input should be a valid website URL or domain', input, 'url_parsing');
+  u.hash = '';
+  return { url: u.href, domain };
+}
+
+class CrawlFailure extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    readonly pagesFetched = 0,
+    readonly strategies: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export function createCrawlService(deps: CrawlServiceDeps) {
+  const { repo, companies, jobs, config, log } = deps;
+  const delayMs = deps.delayMs ?? 1000;
+  const fetcher: Fetcher = createFetcher({
+    userAgent: config.crawl.userAgent,
+    allowPrivate: config.crawl.allowPrivate,
+    allowedPorts: config.crawl.allowedPorts,
+    timeoutMs: deps.timeoutMs ?? 10_000,
+    ...(deps.resolver ? { resolver: deps.resolver } : {}),
+  });
+  // One pacer for every crawl in this process: two crawls of one host share its politeness.
+  const engine: Engine = createEngine({ fetcher, userAgent: config.crawl.userAgent, pacer: new HostPacer(2) });
+  const analyser = createAnalyser({ embeddings: deps.embeddings, llm: deps.llm });
+
+  function runOptions(req: CrawlRequest, adaptiveRetry: boolean): CrawlRunOptions {
+    return {
+      maxPages: Math.min(req.options?.max_pages ?? config.crawl.maxPages, config.crawl.maxPages),
+      maxDepth: Math.min(req.options?.max_depth ?? config.crawl.maxDepth, config.crawl.maxDepth),
+      adaptiveRetry,
+    };
+  }
+
+  /** Owners crawl sites whose domain their email proves (as for a magic link) or companies they own; admins anything. */
+  async function authorize(principal: BearerPrincipal, domain: string): Promise<void> {
+    if (principal.kind === 'admin') return;
+    if (emailMayClaimWebsite(principal.email, domain)) return;
+    const existing = await companies.getByWebsite(domain).catch(() => undefined);
+    if (existing && (await deps.ownership.owns(principal.userId, existing.id))) return;
+    throw new AppError('forbidden', `You can crawl only your own company's website: sign in with an address at ${domain}, or verify ownership first (POST /api/auth/magic-link with purpose verify)`);
+  }
+
+  async function ensureNotRunning(domain: string, exceptId?: number): Promise<void> {
+    const active = await repo.findActiveByDomain(domain);
+    if (active && active.id !== exceptId) throw new AppError('conflict', `A crawl of ${domain} is already ${active.status} (job ${active.id}): follow it at GET /api/crawl/${active.id}`);
+  }
+
+  /** Fetch, extract, analyse, save. Reports progress through the callbacks; throws CrawlFailure for site problems. */
+  async function pipeline(
+    target: { url: string; domain: string },
+    opts: CrawlRunOptions,
+    hooks: { event: (e: CrawlEvent) => void; stage: (s: string, pages?: number) => Promise<void> },
+  ) {
+    const deadline = Date.now() + (deps.budgetMs ?? 180_000);
+    let pagesFetched = 0;
+    let outcome;
+    try {
+      await hooks.stage('robots');
+      outcome = await engine.crawl(target.url, {
+        maxPages: opts.maxPages,
+        maxDepth: opts.maxDepth,
+        delayMs,
+        adaptiveRetry: opts.adaptiveRetry,
+        deadline,
+        onEvent: (e) => {
+          hooks.event(e);
+          if (e.stage === 'fetch' && e.message === 'page fetched' && pagesFetched === 0) void hooks.stage('fetch', 1).catch(() => {});
+        },
+        onPage: (n) => {
+          pagesFetched = n;
+          if (n % 3 === 0) void hooks.stage('fetch', n).catch(() => {});
+        },
+      });
+    } catch (err) {
+      if (err instanceof FetchError) throw new CrawlFailure(err.kind, err.message, pagesFetched);
+      throw err;
+    }
+    if (outcome.fatal) throw new CrawlFailure(outcome.fatal.kind, `Could not read ${target.domain}: ${outcome.fatal.message}`, 0, outcome.strategiesTried);
+    const material = assembleMaterial(outcome.pages, outcome.origin);
+    const textChars = outcome.pages.reduce((n, p) => n + p.text.length, 0);
+    if (textChars < 40 && !material.org) {
+      throw new CrawlFailure('empty', `Could not read ${target.domain}: its pages have no readable text (a JavaScript-only site?)${opts.adaptiveRetry ? '' : '; try again with adaptive_retry=true'}`, outcome.pages.length, outcome.strategiesTried);
+    }
+    await hooks.stage('analyse', outcome.pages.length);
+    const profile: AnalysedProfile = await analyser.analyse(material);
+    hooks.event({ at: new Date().toISOString(), stage: 'analyse', message: `profile analysed (${profile.analyser})`, data: { category: profile.category, city: profile.city, country: profile.country, service_type: profile.service_type } });
+    await hooks.stage('save', outcome.pages.length);
+    // The identity is the domain asked for; the website the one the site actually lives on when it is the same domain.
+    const website = normalizeDomain(outcome.origin) === target.domain ? outcome.origin : new URL(target.url).origin;
+    const saved = await companies.saveCrawled({
+      name: toPlainLine(profile.name) || target.domain,
+      website_url: website,
+      category: profile.category,
+      industry: profile.industry,
+      description: profile.description,
+      country: profile.country,
+      city: profile.city,
+      address: profile.address,
+      service_type: profile.service_type,
+      keywords: profile.keywords,
+      services: profile.services,
+      languages: profile.languages,
+      contact_email: profile.contact_email,
+      phone: profile.phone,
+      social_links: profile.social_links,
+      logo_url: profile.logo_url,
+      founded_year: profile.founded_year,
+    });
+    const changes = Object.entries(saved.changes).map(([field, c]) => ({ field, before: c.before, after: c.after }));
+    hooks.event({
+      at: new Date().toISOString(),
+      stage: 'save',
+      message: `company ${saved.outcome}`,
+      data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept },
+    });
+    return { saved, changes, outcome, profile };
+  }
+
+  /** Runs a tracked job row through the pipeline; records progress, events and the outcome. */
+  async function runTracked(row: CrawlJobRow, opts: CrawlRunOptions, userId: string | null) {
+    const buffer: CrawlEvent[] = [];
+    const flush = async () => {
+      const batch = buffer.splice(0, buffer.length);
+      await repo.appendEvents(row.id, batch);
+    };
+    const hooks = {
+      event: (e: CrawlEvent) => {
+        buffer.push(e);
+      },
+      stage: async (stage: string, pages?: number) => {
+        await repo.progress(row.id, { stage, ...(pages !== undefined ? { pagesFetched: pages } : {}) });
+        await flush();
+      },
+    };
+    hooks.event({ at: new Date().toISOString(), stage: 'queued', message: `attempt ${row.attempts} started`, data: { url: row.url, ...opts } });
+    try {
+      const r = await pipeline({ url: row.url, domain: row.domain }, opts, hooks);
+      if (userId && deps.ownership.claim && row.requested_by !== 'admin' && !(await deps.ownership.owns(userId, r.saved.row.id))) {
+        await deps.ownership.claim(userId, r.saved.row.id);
+        hooks.event({ at: new Date().toISOString(), stage: 'save', message: 'requesting user recorded as owner' });
+      }
+      await flush();
+      const job = await repo.succeed(row.id, {
+        companyId: r.saved.row.id,
+        pagesFetched: r.outcome.pages.length,
+        result: {
+          outcome: r.saved.outcome,
+          changed_fields: r.changes.map((c) => c.field),
+          kept_owner_edits: r.saved.kept,
+          strategies_tried: r.outcome.strategiesTried,
+          analyser: r.profile.analyser,
+          pages: r.outcome.pages.map((p) => p.url).slice(0, 100),
+          failures: r.outcome.failures.slice(0, 50),
+          skipped_by_robots: r.outcome.skippedByRobots.slice(0, 50),
+        },
+      });
+      return { ...r, job: job! };
+    } catch (err) {
+      const failure = err instanceof CrawlFailure ? err : undefined;
+      hooks.event({ at: new Date().toISOString(), stage: 'failed', message: failure ? failure.message : 'internal error' });
+      await flush().catch(() => {});
+      if (!failure) throw err;
+      const job = await repo.fail(row.id, { kind: failure.kind, error: failure.message, pagesFetched: failure.pagesFetched, result: { strategies_tried: failure.strategies } });
+      throw Object.assign(failure, { job });
+    }
+  }
+
+  function failureToAppError(err: unknown, jobId?: number): unknown {
+    if (!(err instanceof CrawlFailure)) return err;
+    const suffix = jobId ? ` (job ${jobId})` : '';
+    if (['unsafe', 'port', 'bad_url'].includes(err.kind)) return invalid(['body', 'url'], `This address cannot be crawled: ${err.message}`, undefined, 'url_refused');
+    if (err.kind === 'timeout') return new AppError('upstream_timeout', `${err.message}${suffix}`);
+    if (err.kind === 'network') return new AppError('unavailable', `${err.message}${suffix}`);
+    return new AppError('bad_request', `${err.message}${suffix}`);
+  }
+
+  const service = {
+    /** POST /api/crawl (and /admin): crawls now and answers with the saved profile. */
+    async crawlNow(principal: BearerPrincipal, req: CrawlRequest, flags: { trackJob: boolean; adaptiveRetry: boolean }) {
+      const target = parseTarget(req.url);
+      await authorize(principal, target.domain);
+      await ensureNotRunning(target.domain);
+      const opts = runOptions(req, flags.adaptiveRetry);
+      const userId = principal.kind === 'user' ? principal.userId : null;
+      if (flags.trackJob) {
+        const created = await repo.create({
+          url: target.url,
+          domain: target.domain,
+          userId: principal.kind === 'user' ? principal.userId : principal.adminId,
+          requestedBy: principal.kind === 'admin' ? 'admin' : 'user',
+          companyId: null,
+          options: { max_pages: opts.maxPages, max_depth: opts.maxDepth, adaptive_retry: opts.adaptiveRetry },
+          status: 'queued',
+        });
+        const row = (await repo.claim(created.id))!;
+        try {
+          const r = await runTracked(row, opts, userId);
+          return { ...resultView(r), job: toJobView(r.job) };
+        } catch (err) {
+          throw failureToAppError(err, row.id);
+        }
+      }
+      try {
+        const r = await pipeline(target, opts, { event: () => {}, stage: async () => {} });
+        if (userId && deps.ownership.claim && !(await deps.ownership.owns(userId, r.saved.row.id))) await deps.ownership.claim(userId, r.saved.row.id);
+        return { ...resultView(r), job: null };
+      } catch (err) {
+        throw failureToAppError(err);
+      }
+    },
+
+    /** Queues a crawl (POST /api/crawl/start, the magic-link path): answers at once with the job. */
+    async start(principal: BearerPrincipal | { kind: 'magic_link'; userId: string; companyId: string }, req: CrawlRequest, flags: { adaptiveRetry: boolean } = { adaptiveRetry: true }) {
+      const target = parseTarget(req.url);
+      if (principal.kind !== 'magic_link') await authorize(principal, target.domain);
+      await ensureNotRunning(target.domain);
+      const opts = runOptions(req, flags.adaptiveRetry);
+      const row = await repo.create({
+        url: target.url,
+        domain: target.domain,
+        userId: principal.kind === 'admin' ? principal.adminId : principal.userId,
+        requestedBy: principal.kind === 'admin' ? 'admin' : principal.kind === 'magic_link' ? 'magic_link' : 'user',
+        companyId: principal.kind === 'magic_link' ? principal.companyId : null,
+        options: { max_pages: opts.maxPages, max_depth: opts.maxDepth, adaptive_retry: opts.adaptiveRetry },
+      });
+      // The pg-boss job id is derived from the row: sending twice never makes two runs.
+      await jobs.send(CRAWL_QUEUE, { jobId: row.id }, { singletonKey: `crawl-${row.id}` });
+      return { job_id: row.id, status: row.status, job: toJobView(row), status_url: `${config.baseUrl}/api/crawl/${row.id}` };
+    },
+
+    /** The queue handler. Idempotent: a finished job is left alone; an interrupted one runs again. */
+    async runJob(jobId: number, meta: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 }): Promise<'skipped' | 'succeeded' | 'failed'> {
+      const existing = await repo.find(jobId);
+      if (!existing || existing.status === 'succeeded' || existing.status === 'failed') return 'skipped';
+      const row = await repo.claim(jobId);
+      if (!row) return 'skipped';
+      const o = row.options as { max_pages?: number; max_depth?: number; adaptive_retry?: boolean };
+      const opts: CrawlRunOptions = {
+        maxPages: Math.min(o.max_pages ?? config.crawl.maxPages, config.crawl.maxPages),
+        maxDepth: Math.min(o.max_depth ?? config.crawl.maxDepth, config.crawl.maxDepth),
+        adaptiveRetry: o.adaptive_retry ?? true,
+      };
+      const userId = row.requested_by === 'admin' ? null : row.user_id;
+      try {
+        await runTracked(row, opts, userId);
+        return 'succeeded';
+      } catch (err) {
+        if (err instanceof CrawlFailure) return 'failed';
+        log.error({ err, jobId }, 'crawl job failed unexpectedly');
+        // Retried by the queue; on the last attempt the row is closed so it never stays "running".
+        if (meta.retryCount >= meta.retryLimit) await repo.fail(jobId, { kind: 'internal', error: 'internal error while crawling' });
+        throw err;
+      }
+    },
+
+    /** Wired into the auth service: the `crawl` magic-link purpose queues a crawl of the verified site. */
+    async startForOwner(userId: string, companyId: string, websiteUrl: string) {
+      return service.start({ kind: 'magic_link', userId, companyId }, { url: websiteUrl });
+    },
+
+    async getJob(id: number) {
+      const row = await repo.find(id);
+      if (!row) throw new AppError('not_found', `Crawl job ${id} not found`);
+      return toJobView(row);
+    },
+
+    async myLatest(principal: BearerPrincipal) {
+      const row = await repo.latestOfUser(principal.kind === 'user' ? principal.userId : principal.adminId);
+      if (!row) return { job: null, company: null };
+      const company = row.company_id ? await companies.getById(row.company_id).catch(() => undefined) : undefined;
+      return { job: toJobView(row), company: company ? { id: company.id, name: company.name, website_url: company.website_url } : null };
+    },
+
+    async adminRecent(q: { limit: number; offset: number; status?: string | undefined }) {
+      const { rows, total } = await repo.list(q);
+      return { jobs: rows.map(toJobView), total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total };
+    },
+
+    async adminDetail(id: number) {
+      const row = await repo.find(id);
+      if (!row) throw new AppError('not_found', `Crawl job ${id} not found`);
+      return {
+        job: toJobView(row),
+        user_id: row.user_id,
+        requested_by: row.requested_by,
+        options: row.options,
+        error_kind: row.error_kind,
+        raw_error: row.error,
+        result: row.result,
+        events: row.events,
+      };
+    },
+
+    async stats(hours: number) {
+      const s = await repo.stats(hours);
+      const by = { queued: 0, running: 0, succeeded: 0, failed: 0 };
+      for (const r of s.byStatus) if (r.status in by) by[r.status as keyof typeof by] = r.n;
+      const finished = by.succeeded + by.failed;
+      return {
+        hours,
+        total: by.queued + by.running + by.succeeded + by.failed,
+        by_status: by,
+        success_rate: finished ? Math.round((by.succeeded / finished) * 10000) / 10000 : null,
+        median_duration_ms: s.median === null ? null : Math.round(s.median),
+        avg_pages_fetched: s.avgPages === null ? null : Math.round(s.avgPages * 100) / 100,
+        top_errors: s.errors.map((e) => ({ kind: e.kind, count: e.n, example: e.example ?? '' })),
+      };
+    },
+
+    /** Crawls without saving (bench, diagnostics). */
+    crawlSite: (url: string, opts: CrawlRunOptions) => engine.crawl(url, { ...opts, delayMs }),
+    close: () => fetcher.close(),
+  };
+
+  function resultView(r: Awaited<ReturnType<typeof pipeline>>) {
+    return {
+      profile: companies.toProfile(r.saved.row),
+      outcome: r.saved.outcome,
+      changes: r.changes,
+      kept_owner_edits: r.saved.kept,
+      strategies_tried: r.outcome.strategiesTried,
+      pages_fetched: r.outcome.pages.length,
+      analyser: r.profile.analyser,
+    };
+  }
+
+  jobs.define<{ jobId: number }>({
+    name: CRAWL_QUEUE,
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 15 * 60,
+    concurrency: 2,
+    handler: async (data, meta) => {
+      await service.runJob(Number(data.jobId), { retryCount: meta.retryCount, retryLimit: 3 });
+    },
+  });
+
+  return service;
+}
+
+export type CrawlService = ReturnType<typeof createCrawlService>;

@@ -1,0 +1,308 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../../config.js';
+import type { ApiKeyVerifier } from '../../platform/auth.js';
+import { notFound } from '../../platform/errors.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import { CompanyIdParams, WebsiteParams } from '../companies/companies.schemas.js';
+import type { CompanyProfile } from '../companies/companies.schemas.js';
+import type { SearchService } from '../search/search.service.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import type { ProposalsService } from '../proposals/proposals.service.js';
+import type { ProposalStatus } from '../proposals/proposal-status.js';
+import { SearchQuerySchema } from '../search/search.schemas.js';
+import {
+  AgentListQuery,
+  BatchProposalBody,
+  CreateProposalBody,
+  ProposalIdParams,
+  ReplyBody,
+} from '../proposals/proposals.schemas.js';
+import { z } from 'zod';
+import { describeTool } from './mcp.protocol.js';
+import { runTool, zodFromTypeBox, zodFromTypeBoxes, type McpEndpoint, type ToolDef, type ToolRunnerDeps } from './mcp.tools.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the key tools use of the agents and proposals services (the same calls as the REST routes). */
+export type McpAgentsPort = Pick<AgentsService, 'me'>;
+export type McpProposalsPort = Pick<ProposalsService, 'create' | 'createBatch' | 'listForAgent' | 'getForAgent' | 'reply'>;
+/** The ask module, once it exists: a question answered from the directory. */
+export interface McpAskPort {
+  /** Optional JSON Schema (TypeBox) of the REST ask query, so the tool carries the same bounds. */
+  inputSchema: unknown;
+  ask(input: { question: string; context_company_ids?: string[] }): Promise<object>;
+}
+
+export interface McpServiceDeps {
+  config: Config;
+  version: string;
+  search: SearchService;
+  companies: CompaniesService;
+  /** The verifier object of app.ts; its apiKey is read per call (the agents module sets it). */
+  verifiers: { apiKey: ApiKeyVerifier };
+  agents?: McpAgentsPort;
+  proposals?: McpProposalsPort;
+  ask?: McpAskPort;
+  log: ToolRunnerDeps['log'];
+}
+
+const asObject = (v: object) => v as Record<string, unknown>;
+
+export function createMcpService(deps: McpServiceDeps) {
+  const { config, search, companies, agents, proposals, ask } = deps;
+  const baseUrl = config.baseUrl;
+  const service = config.serviceName;
+  const runner: ToolRunnerDeps = { baseUrl, verifyKey: () => deps.verifiers.apiKey, log: deps.log };
+
+  function agentTools(): ToolDef[] {
+    const tools: ToolDef[] = [
+      {
+        name: 'search_companies',
+        title: 'Search companies',
+        description:
+          'Hybrid (semantic + keyword) search of the business directory. Describe what the customer needs in q, in any words; ' +
+          'narrow with category, country, city, industry, service_type, is_verified. Results are ranked by match_score; only verified companies accept proposals.',
+        input: zodFromTypeBox(SearchQuerySchema),
+        needsKey: false,
+        readOnly: true,
+        run: async (args) => asObject(await search.search(args)),
+      },
+      {
+        name: 'get_company',
+        title: 'Get company profile',
+        description: 'The full profile of one company by its id (from search_companies): description, services, location, contact, languages, whether it accepts proposals.',
+        input: zodFromTypeBox(CompanyIdParams),
+        needsKey: false,
+        readOnly: true,
+        run: async (args) => asObject(companies.toProfile(await companies.getById(String(args.company_id)))),
+      },
+      {
+        name: 'get_company_by_website',
+        title: 'Get company by website',
+        description: 'Looks a company up by its website: a URL or bare domain (acme.com, https://www.acme.com/about). 404 when the directory does not list it.',
+        input: zodFromTypeBox(WebsiteParams),
+        needsKey: false,
+        readOnly: true,
+        run: async (args) => asObject(companies.toProfile(await companies.getByWebsite(String(args.website_url)))),
+      },
+      {
+        name: 'list_categories',
+        title: 'List categories',
+        description: 'The 25 directory categories (use one as the category filter of search_companies).',
+        input: z.object({}),
+        needsKey: false,
+        readOnly: true,
+        run: async () => asObject(companies.categories()),
+      },
+    ];
+    if (ask) {
+      tools.push({
+        name: 'ask',
+        title: 'Ask the directory',
+        description: 'Ask a natural-language question ("who can repair a leaking boiler in Berlin?"); returns an answer grounded in matching company profiles. Pass context_company_ids from an earlier search to focus the answer.',
+        input: zodFromTypeBox(ask.inputSchema),
+        needsKey: false,
+        readOnly: true,
+        run: async (args) => asObject(await ask.ask(args as { question: string; context_company_ids?: string[] })),
+      });
+    }
+    if (agents) {
+      tools.push({
+        name: 'get_me',
+        title: 'Current agent',
+        description: 'The agent the X-API-Key belongs to (id, name, owner email, whether it is active). Needs X-API-Key.',
+        input: z.object({}),
+        needsKey: true,
+        readOnly: true,
+        run: async (_args, ctx) => asObject(await agents.me(ctx.agent!.agentId)),
+      });
+    }
+    if (proposals) {
+      tools.push(
+        {
+          name: 'create_proposal',
+          title: 'Send a proposal',
+          description: 'Sends a proposal on behalf of an end customer to one verified company (accepts_proposals true). The company answers in its dashboard; poll get_proposal. Needs X-API-Key.',
+          input: zodFromTypeBox(CreateProposalBody),
+          needsKey: true,
+          readOnly: false,
+          run: async (args, ctx) => asObject((await proposals.create(ctx.agent!.agentId, args as unknown as Parameters<McpProposalsPort['create']>[1])).body),
+        },
+        {
+          name: 'create_batch_proposals',
+          title: 'Send a proposal to several companies',
+          description: 'Sends the same proposal to up to 10 verified companies; each company id gets its own outcome (created or refused with a reason). Needs X-API-Key.',
+          input: zodFromTypeBox(BatchProposalBody),
+          needsKey: true,
+          readOnly: false,
+          run: async (args, ctx) => asObject((await proposals.createBatch(ctx.agent!.agentId, args as unknown as Parameters<McpProposalsPort['createBatch']>[1])).body),
+        },
+        {
+          name: 'list_proposals',
+          title: 'List my proposals',
+          description: 'Proposals this agent sent, newest first, optionally filtered by status (pending, approved, rejected, responded). Needs X-API-Key.',
+          input: zodFromTypeBox(AgentListQuery),
+          needsKey: true,
+          readOnly: true,
+          run: async (args, ctx) =>
+            asObject(await proposals.listForAgent(ctx.agent!.agentId, { status: args.status as ProposalStatus | undefined, limit: Number(args.limit ?? 50), offset: Number(args.offset ?? 0) })),
+        },
+        {
+          name: 'get_proposal',
+          title: 'Get a proposal',
+          description: 'One proposal of this agent with its conversation thread (the request, company responses, agent replies). Needs X-API-Key.',
+          input: zodFromTypeBox(ProposalIdParams),
+          needsKey: true,
+          readOnly: true,
+          run: async (args, ctx) => asObject(await proposals.getForAgent(ctx.agent!.agentId, String(args.proposal_id))),
+        },
+        {
+          name: 'reply_to_proposal',
+          title: 'Reply to a proposal',
+          description: 'Adds the agent\'s reply to a proposal the company has answered; the status returns to pending so the company sees it. Needs X-API-Key.',
+          input: zodFromTypeBoxes(ProposalIdParams, ReplyBody),
+          needsKey: true,
+          readOnly: false,
+          run: async (args, ctx) => asObject(await proposals.reply(ctx.agent!.agentId, String(args.proposal_id), String(args.message))),
+        },
+      );
+    }
+    return tools;
+  }
+
+  const agentEndpoint: McpEndpoint = {
+    name: service,
+    title: `${service} business directory`,
+    version: deps.version,
+    instructions:
+      `${service} is a business directory for AI agents. Find companies with search_companies (describe the customer's need in q), ` +
+      `read one with get_company, and, with an agent API key in the X-API-Key header, send proposals to verified companies and follow their answers ` +
+      `(create_proposal, list_proposals, get_proposal, reply_to_proposal). Register for a key: POST ${baseUrl}/api/v1/agent/register. Docs: ${baseUrl}/${service}.md`,
+    tools: agentTools(),
+  };
+
+  /** A lowercase slug of at most 64 characters for a company (Agent Skills `name`). */
+  function skillName(profile: CompanyProfile): string {
+    const slug = profile.name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+    return (slug || profile.domain.replace(/[^a-z0-9]+/g, '-')).slice(0, 64).replace(/-+$/g, '') || 'company';
+  }
+
+  function companyTools(profile: CompanyProfile): ToolDef[] {
+    const id = profile.id;
+    const fresh = async () => companies.toProfile(await companies.getById(id));
+    const tools: ToolDef[] = [
+      {
+        name: 'get_profile',
+        title: `${profile.name}: profile`,
+        description: `The full profile of ${profile.name} (${profile.domain}): what it does, category, location, languages, whether it accepts proposals.`,
+        input: z.object({}),
+        needsKey: false,
+        readOnly: true,
+        run: async () => asObject(await fresh()),
+      },
+      {
+        name: 'get_services_and_contact',
+        title: `${profile.name}: services and contact`,
+        description: `The services ${profile.name} offers and how to reach it (email, phone, website, address, social links).`,
+        input: z.object({}),
+        needsKey: false,
+        readOnly: true,
+        run: async () => {
+          const p = await fresh();
+          // location is a $ref in the TypeBox schema, so its static type is unknown.
+          const loc = p.location as { address: string; city: string; country: string };
+          return {
+            company_id: p.id,
+            name: p.name,
+            services: p.services,
+            service_type: p.service_type,
+            languages: p.languages,
+            contact: { ...p.contact, website: p.website_url, address: loc.address, city: loc.city, country: loc.country },
+            social_links: p.social_links,
+            accepts_proposals: p.accepts_proposals,
+          };
+        },
+      },
+    ];
+    if (ask) {
+      tools.push({
+        name: 'ask_about_company',
+        title: `Ask about ${profile.name}`,
+        description: `Ask a natural-language question about ${profile.name}; the answer is grounded in its profile.`,
+        input: z.object({ question: z.string().min(1).max(2000) }),
+        needsKey: false,
+        readOnly: true,
+        run: async (args) => asObject(await ask.ask({ question: String(args.question), context_company_ids: [id] })),
+      });
+    }
+    if (proposals) {
+      const body = zodFromTypeBox(CreateProposalBody).omit({ company_id: true });
+      tools.push({
+        name: 'send_proposal',
+        title: `Send ${profile.name} a proposal`,
+        description: `Sends ${profile.name} a proposal on behalf of an end customer (the company must be verified). Needs X-API-Key.`,
+        input: body,
+        needsKey: true,
+        readOnly: false,
+        run: async (args, ctx) =>
+          asObject((await proposals.create(ctx.agent!.agentId, { ...(args as unknown as Omit<Parameters<McpProposalsPort['create']>[1], 'company_id'>), company_id: id })).body),
+      });
+    }
+    return tools;
+  }
+
+  return {
+    runner,
+    agentEndpoint: () => agentEndpoint,
+
+    /** The MCP server of one company; unknown, malformed or deleted ids are 404. */
+    async companyEndpoint(toolId: string): Promise<{ endpoint: McpEndpoint; profile: CompanyProfile }> {
+      if (!UUID.test(toolId)) throw notFound('Company');
+      const profile = companies.toProfile(await companies.getById(toolId.toLowerCase()));
+      const endpoint: McpEndpoint = {
+        name: `${service}-${skillName(profile)}`.slice(0, 100),
+        title: `${profile.name} on ${service}`,
+        version: deps.version,
+        instructions:
+          `Tools about one company, ${profile.name} (${profile.website_url}), listed in the ${service} directory. ` +
+          (profile.accepts_proposals ? 'It is verified and accepts proposals (send_proposal, with an agent API key).' : 'It is not verified yet, so it cannot receive proposals.'),
+        tools: companyTools(profile),
+      };
+      return { endpoint, profile };
+    },
+
+    skillName,
+
+    /** The registration response's usage.mcp_config, with a placeholder key. */
+    mcpConfig(apiKey = '<YOUR_API_KEY>') {
+      return { mcpServers: { [service]: { url: `${baseUrl}/mcp`, headers: { 'X-API-Key': apiKey } } } };
+    },
+
+    /**
+     * An SDK server (initialize-era protocol) for one request: stateless, so a fresh one per
+     * POST. tools/list and tools/call are answered by the same code as the 2026-07-28 handler,
+     * so both generations list identical schemas and check the key before the arguments.
+     */
+    legacyServer(endpoint: McpEndpoint, apiKey: string | undefined): Server {
+      const server = new Server(
+        { name: endpoint.name, title: endpoint.title, version: endpoint.version },
+        { capabilities: { tools: {} }, instructions: endpoint.instructions },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: endpoint.tools.map(describeTool) }));
+      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        const tool = endpoint.tools.find((t) => t.name === request.params.name);
+        if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        return runTool(tool, request.params.arguments ?? {}, apiKey, runner);
+      });
+      return server;
+    },
+  };
+}
+
+export type McpService = ReturnType<typeof createMcpService>;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { AgentPrincipal, ApiKeyVerifier } from '../../platform/auth.js';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * One MCP tool, defined once and served by both protocol generations: the SDK's McpServer
+ * (2025-11-25 and earlier) and our stateless 2026-07-28 handler read the same definition.
+ */
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  /** Zod object (what the SDK validates with); often built from the REST route's TypeBox schema. */
+  input: z.ZodObject;
+  /** The tool acts for an agent and needs the X-API-Key header. */
+  needsKey: boolean;
+  readOnly: boolean;
+  run: (args: Record<string, unknown>, ctx: ToolCallContext) => Promise<Record<string, unknown>>;
+}
+
+export interface ToolCallContext {
+  /** The calling agent; set only for tools with needsKey after the key was verified. */
+  agent?: AgentPrincipal;
+}
+
+/** An MCP server: identity, guidance and its tools. */
+export interface McpEndpoint {
+  name: string;
+  title: string;
+  version: string;
+  instructions: string;
+  tools: ToolDef[];
+}
+
+export interface CallToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * A TypeBox schema (plain JSON Schema) as a Zod object, so a tool validates with exactly the
+ * bounds of the REST route it mirrors and the two never drift.
+ */
+export function zodFromTypeBox(schema: unknown): z.ZodObject {
+  const converted = z.fromJSONSchema(JSON.parse(JSON.stringify(schema)) as Parameters<typeof z.fromJSONSchema>[0]);
+  if (!(converted instanceof z.ZodObject)) throw new Error('tool input schema must be an object schema');
+  return converted;
+}
+
+/** Merges several TypeBox object schemas (path params + query, say) into one tool input. */
+export function zodFromTypeBoxes(...schemas: unknown[]): z.ZodObject {
+  return schemas.map(zodFromTypeBox).reduce((acc, s) => acc.extend(s.shape));
+}
+
+export function toolResult(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
+}
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export function registerHint(baseUrl: string): string {
+  return (
+    `This tool needs an agent API key. Register once (free) with ` +
+    `curl -X POST ${baseUrl}/api/v1/agent/register -H 'Content-Type: application/json' -d '{"name":"My agent","owner_email":"you@example.com"}' ` +
+    `and send the returned api_key in the X-API-Key header of your MCP connection (the response's usage.mcp_config is ready to paste).`
+  );
+}
+
+/** Where a failed argument sits, FastAPI-style ("limit: Too big: expected number to be <=20"). */
+function describeZodError(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
+}
+
+export interface ToolRunnerDeps {
+  baseUrl: string;
+  /** Read at call time: the agents module assigns verifiers.apiKey after the app is built. */
+  verifyKey: () => ApiKeyVerifier;
+  log: { error: (obj: unknown, msg: string) => void };
+}
+
+/**
+ * Runs one tool for one request: checks the key when needed, validates arguments (a bound
+ * violation is a tool error the model can correct, not a protocol error), maps AppErrors to
+ * readable tool errors and hides internals of unexpected ones.
+ */
+export async function runTool(tool: ToolDef, rawArgs: unknown, apiKey: string | undefined, deps: ToolRunnerDeps): Promise<CallToolResult> {
+  const ctx: ToolCallContext = {};
+  if (tool.needsKey) {
+    if (!apiKey) return toolError(`Missing API key. ${registerHint(deps.baseUrl)}`);
+    const verified = await deps.verifyKey()(apiKey.trim());
+    if (!verified.ok) {
+      const why = {
+        malformed: 'Malformed API key: it should look like the key shown at registration.',
+        unknown: 'Invalid API key: it is unknown or was rotated.',
+        inactive: 'This API key belongs to a deactivated agent.',
+      }[verified.reason];
+      return toolError(`${why} ${registerHint(deps.baseUrl)}`);
+    }
+    ctx.agent = verified.agent;
+  }
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) return toolError(`Invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}`);
+  try {
+    return toolResult(await tool.run(parsed.data as Record<string, unknown>, ctx));
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) {
+      const detail = err.issues?.length ? err.issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') : err.message;
+      return toolError(`${err.status} ${err.code}: ${detail}`);
+    }
+    if (err instanceof AppError && err.code === 'unavailable') return toolError(`Temporarily unavailable: ${err.message}. Retry with exponential backoff.`);
+    deps.log.error({ err, tool: tool.name }, 'mcp tool failed');
+    return toolError('Internal error while running the tool; retry with exponential backoff.');
+  }
+}

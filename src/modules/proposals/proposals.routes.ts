@@ -1,0 +1,167 @@
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Guards } from '../../platform/auth.js';
+import { AppError } from '../../platform/errors.js';
+import type { App } from '../../platform/http.js';
+import { err, errorResponses } from '../../platform/http.js';
+import { callingAgentId } from '../agents/agents.routes.js';
+import type { CreateResult, ProposalsService } from './proposals.service.js';
+import {
+  AgentListQuery,
+  BatchProposalBody,
+  CreateProposalBody,
+  IdempotencyHeaders,
+  OwnerListQuery,
+  ProposalIdParams,
+  ReplyBody,
+  type ProposalResponseRequest,
+} from './proposals.schemas.js';
+
+export interface ProposalsRoutesOptions {
+  proposals: ProposalsService;
+  guards: Guards;
+}
+
+const keyAuth = { security: [{ ApiKey: [] }] };
+const bearerAuth = { security: [{ OAuth2PasswordBearer: [] }] };
+
+function sendCreated<T>(reply: FastifyReply, out: CreateResult<T>) {
+  if (out.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(out.statusCode).send(out.body);
+}
+
+/** Agent API: proposals created by the calling agent (base /api/v1/agent). */
+export async function agentProposalsRoutes(app: App, { proposals, guards }: ProposalsRoutesOptions): Promise<void> {
+  app.post('/proposals', {
+    preHandler: guards.requireAgent,
+    schema: {
+      operationId: 'proposals.create',
+      tags: ['agent'],
+      summary: 'Send a proposal to a verified company',
+      description:
+        'Creates a proposal (status pending) on behalf of an end customer. Only verified companies accept proposals: an unknown company is 404, an unverified one 409, and nothing is stored. ' +
+        'Send an Idempotency-Key header to retry safely: the same key and body return the first result (header Idempotent-Replayed: true); the same key with another body is 422.',
+      ...keyAuth,
+      headers: IdempotencyHeaders,
+      body: CreateProposalBody,
+      response: { 201: Type.Ref('ProposalDetail'), 401: err, 404: err, 409: err, ...errorResponses },
+    },
+  }, async (req, reply) => sendCreated(reply, await proposals.create(callingAgentId(req), req.body, req.headers['idempotency-key'])));
+
+  app.post('/proposals/batch', {
+    preHandler: guards.requireAgent,
+    schema: {
+      operationId: 'proposals.createBatch',
+      tags: ['agent'],
+      summary: 'Send the same proposal to up to 10 companies',
+      description:
+        'Duplicate ids collapse. Each company is decided on its own: results lists, per distinct company id, either the created proposal or the refusal reason (not_found, not_verified). ' +
+        '201 when at least one proposal was created, 200 when all were refused. Idempotency-Key works as for a single create.',
+      ...keyAuth,
+      headers: IdempotencyHeaders,
+      body: BatchProposalBody,
+      response: { 200: Type.Ref('ProposalBatchResult'), 201: Type.Ref('ProposalBatchResult'), 401: err, ...errorResponses },
+    },
+  }, async (req, reply) => sendCreated(reply, await proposals.createBatch(callingAgentId(req), req.body, req.headers['idempotency-key'])));
+
+  app.get('/proposals', {
+    preHandler: guards.requireAgent,
+    schema: {
+      operationId: 'proposals.list',
+      tags: ['agent'],
+      summary: "The calling agent's proposals, newest first",
+      ...keyAuth,
+      querystring: AgentListQuery,
+      response: { 200: Type.Ref('ProposalList'), 401: err, ...errorResponses },
+    },
+  }, async (req) => proposals.listForAgent(callingAgentId(req), { status: req.query.status, limit: req.query.limit ?? 50, offset: req.query.offset ?? 0 }));
+
+  app.get('/proposals/:proposal_id', {
+    preHandler: guards.requireAgent,
+    schema: {
+      operationId: 'proposals.get',
+      tags: ['agent'],
+      summary: 'One proposal with its conversation thread',
+      description: "The thread is in order: the agent's original request, company responses and agent replies, each with author_role, text and created_at. Another agent's proposal is 404.",
+      ...keyAuth,
+      params: ProposalIdParams,
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.getForAgent(callingAgentId(req), req.params.proposal_id));
+
+  app.post('/proposals/:proposal_id/reply', {
+    preHandler: guards.requireAgent,
+    schema: {
+      operationId: 'proposals.reply',
+      tags: ['agent'],
+      summary: 'Reply to the company; the proposal becomes pending again',
+      description:
+        'Appends the message to the thread and sets the status to pending (spec 3.1). Replying before the company has answered is allowed: the message joins the thread and the status stays pending.',
+      ...keyAuth,
+      params: ProposalIdParams,
+      body: ReplyBody,
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.reply(callingAgentId(req), req.params.proposal_id, req.body.message));
+}
+
+function principalOf(req: FastifyRequest) {
+  if (!req.principal) throw new AppError('unauthorized', 'Not authenticated: send Authorization: Bearer <token>');
+  return req.principal;
+}
+
+/** Dashboard: proposals to the caller's companies (base /api/proposals). */
+export async function ownerProposalsRoutes(app: App, { proposals, guards }: ProposalsRoutesOptions): Promise<void> {
+  app.get('/', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'proposals.ownerList',
+      tags: ['proposals'],
+      summary: "Proposals to the caller's companies, with threads",
+      description: 'Newest first. q searches the customer name or email; soft-deleted proposals only with include_deleted=true. An administrator sees every proposal.',
+      ...bearerAuth,
+      querystring: OwnerListQuery,
+      response: { 200: Type.Ref('ProposalDetailList'), 401: err, ...errorResponses },
+    },
+  }, async (req) => proposals.listForOwner(principalOf(req), { ...req.query, limit: req.query.limit ?? 10, offset: req.query.offset ?? 0 }));
+
+  app.post('/:proposal_id/respond', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'proposals.respond',
+      tags: ['proposals'],
+      summary: 'Approve, reject or answer a proposal',
+      description:
+        'approve → approved, reject → rejected, respond (message required) → responded; the message joins the thread and the agent\'s owner is emailed. ' +
+        'A proposal that is already approved or rejected is 409 until the agent replies; a deleted one must be restored first (409). Another owner\'s proposal is 404.',
+      ...bearerAuth,
+      params: ProposalIdParams,
+      body: Type.Ref('ProposalResponseRequest'),
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, 409: err, ...errorResponses },
+    },
+  }, async (req) => proposals.respond(principalOf(req), req.params.proposal_id, req.body as ProposalResponseRequest));
+
+  app.delete('/:proposal_id', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'proposals.delete',
+      tags: ['proposals'],
+      summary: 'Soft-delete a proposal (status unchanged)',
+      ...bearerAuth,
+      params: ProposalIdParams,
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.setDeleted(principalOf(req), req.params.proposal_id, true));
+
+  app.post('/:proposal_id/restore', {
+    preHandler: guards.requireUser,
+    schema: {
+      operationId: 'proposals.restore',
+      tags: ['proposals'],
+      summary: 'Restore a soft-deleted proposal',
+      ...bearerAuth,
+      params: ProposalIdParams,
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.setDeleted(principalOf(req), req.params.proposal_id, false));
+}

@@ -1,0 +1,356 @@
+import { createHash } from 'node:crypto';
+import type { BearerPrincipal } from '../../platform/auth.js';
+import type { Db } from '../../platform/db.js';
+import { AppError, invalid, notFound } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail.js';
+import { toPlainLine, toPlainText } from '../../lib/text.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, type ResponseAction } from './proposal-status.js';
+import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
+import type { BatchResult, MessageRow, Proposal, ProposalDetail, ProposalMessage, ProposalRow } from './proposals.schemas.js';
+
+export interface ProposalsServiceDeps {
+  db: Db;
+  companies: CompaniesService;
+  agents: AgentsService;
+  /** Company ownership from the accounts module: which companies a user owns, and one check. */
+  ownership: {
+    companyIdsOf(userId: string): Promise<string[]>;
+    owns(userId: string, companyId: string): Promise<boolean>;
+  };
+  /** Notifications: absent mailer = no emails (tests of other modules, early wiring). */
+  mail?: Mailer | undefined;
+  ownerEmailsOf?: ((companyId: string) => Promise<string[]>) | undefined;
+  serviceName: string;
+  baseUrl: string;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+interface ProposalInput {
+  customer_email: string;
+  customer_name: string;
+  description: string;
+  type?: 'standard' | 'custom' | undefined;
+}
+
+export interface CreateResult<T> {
+  statusCode: number;
+  body: T;
+  /** True when an Idempotency-Key retry returned the stored first result. */
+  replayed: boolean;
+}
+
+/** How long an Idempotency-Key is remembered. */
+const IDEMPOTENCY_HOURS = 24;
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function toProposal(row: ProposalRow): Proposal {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    agent_name: row.agent_name,
+    company_id: row.company_id,
+    company_name: row.company_name,
+    customer_email: row.customer_email,
+    customer_name: row.customer_name,
+    description: row.description,
+    type: row.type,
+    status: row.status,
+    message_count: row.message_count,
+    is_deleted: row.deleted_at !== null,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+function toMessage(m: MessageRow): ProposalMessage {
+  return { id: Number(m.id), author_role: m.author_role, kind: m.kind, action: m.action, text: m.text, created_at: iso(m.created_at) };
+}
+
+export function createProposalsService(deps: ProposalsServiceDeps) {
+  const { db, companies, agents, ownership } = deps;
+  const repo = createProposalsRepo(db);
+
+  function clean(input: ProposalInput) {
+    const customerName = toPlainLine(input.customer_name).slice(0, 200);
+    if (!customerName) throw invalid(['body', 'customer_name'], 'customer_name must contain visible text', input.customer_name, 'string_too_short');
+    const description = toPlainText(input.description).slice(0, 10_000);
+    if (!description) throw invalid(['body', 'description'], 'description must contain visible text', input.description, 'string_too_short');
+    return { customerEmail: input.customer_email.trim().toLowerCase(), customerName, description, type: input.type ?? 'custom' };
+  }
+
+  async function withThreads(rows: ProposalRow[]): Promise<ProposalDetail[]> {
+    const messages = await repo.messagesOf(rows.map((r) => r.id));
+    const byProposal = new Map<string, ProposalMessage[]>();
+    for (const m of messages) {
+      const list = byProposal.get(m.proposal_id) ?? [];
+      list.push(toMessage(m));
+      byProposal.set(m.proposal_id, list);
+    }
+    return rows.map((r) => ({ ...toProposal(r), messages: byProposal.get(r.id) ?? [] }));
+  }
+
+  async function detail(id: string): Promise<ProposalDetail> {
+    const row = await repo.findById(id);
+    if (!row) throw notFound('Proposal');
+    return (await withThreads([row]))[0]!;
+  }
+
+  /** Mail never fails the request: the write is already committed, and the mailer queues durably. */
+  async function notify(to: string[], subject: string, text: string): Promise<void> {
+    if (!deps.mail) return;
+    for (const address of new Set(to.map((t) => t.toLowerCase()))) {
+      try {
+        await deps.mail.send({ to: address, subject, text });
+      } catch (err) {
+        deps.log?.warn({ err, subject }, 'proposal notification not queued');
+      }
+    }
+  }
+
+  async function notifyCompany(p: ProposalDetail, what: 'new' | 'reply'): Promise<void> {
+    if (!deps.ownerEmailsOf || !deps.mail) return;
+    const owners = await deps.ownerEmailsOf(p.company_id).catch(() => [] as string[]);
+    const last = p.messages[p.messages.length - 1];
+    const subject = what === 'new' ? `New proposal for ${p.company_name} from ${p.customer_name}` : `New reply on the proposal from ${p.customer_name}`;
+    const text = [
+      what === 'new' ? `The agent "${p.agent_name}" sent a proposal to ${p.company_name} on behalf of ${p.customer_name} <${p.customer_email}>.` : `The agent "${p.agent_name}" replied; the proposal is pending again.`,
+      '',
+      last?.text ?? p.description,
+      '',
+      `Answer it in your dashboard: ${deps.baseUrl}/dashboard/proposals`,
+      '',
+      `-- ${deps.serviceName}`,
+    ].join('\n');
+    await notify(owners, subject, text);
+  }
+
+  async function notifyAgent(p: ProposalDetail): Promise<void> {
+    if (!deps.mail) return;
+    const agent = await agents.getById(p.agent_id);
+    if (!agent) return;
+    const last = p.messages[p.messages.length - 1];
+    await notify([agent.owner_email], `${p.company_name} ${p.status === 'responded' ? 'responded to' : p.status} the proposal for ${p.customer_name}`, [
+      `${p.company_name} answered the proposal ${p.id} (status: ${p.status}).`,
+      '',
+      last?.text || '(no message)',
+      '',
+      `Read the thread: GET ${deps.baseUrl}/api/v1/agent/proposals/${p.id}`,
+      '',
+      `-- ${deps.serviceName}`,
+    ].join('\n'));
+  }
+
+  /**
+   * Idempotency-Key on the creates. The stored response is looked up first (a retry returns it
+   * without re-checking companies); otherwise the key is claimed in the same transaction as
+   * the writes, so a concurrent retry waits and then replays, and a failed attempt leaves no
+   * key behind. The same key with a different body is a 422.
+   */
+  function requestHash(operation: string, body: unknown): string {
+    return createHash('sha256').update(`${operation}\n${stableJson(body)}`).digest('hex');
+  }
+
+  function replay<T>(key: string, hash: string, stored: { request_hash: string; status_code: number | null; response: unknown }): CreateResult<T> {
+    if (stored.request_hash !== hash) {
+      throw invalid(['header', 'idempotency-key'], 'This Idempotency-Key was already used with a different request; use a new key for a new request', key);
+    }
+    return { statusCode: stored.status_code ?? 200, body: stored.response as T, replayed: true };
+  }
+
+  async function storedResult<T>(agentId: string, key: string | undefined, hash: string): Promise<CreateResult<T> | undefined> {
+    if (!key) return undefined;
+    await repo.expireKey(agentId, key, IDEMPOTENCY_HOURS);
+    const seen = await repo.getKey(agentId, key);
+    return seen ? replay<T>(key, hash, seen) : undefined;
+  }
+
+  async function writeOnce<T>(
+    agentId: string,
+    key: string | undefined,
+    hash: string,
+    write: (tx: ProposalsRepo) => Promise<{ statusCode: number; body: T }>,
+  ): Promise<CreateResult<T>> {
+    return db.transaction(async (tx) => {
+      const txRepo = createProposalsRepo(tx);
+      if (key && !(await txRepo.claimKey(agentId, key, hash))) return replay<T>(key, hash, (await txRepo.getKey(agentId, key))!);
+      const out = await write(txRepo);
+      if (key) await txRepo.saveKeyResponse(agentId, key, out.statusCode, out.body);
+      return { ...out, replayed: false };
+    });
+  }
+
+  async function insertOne(tx: ProposalsRepo, agentId: string, companyId: string, p: ReturnType<typeof clean>): Promise<string> {
+    const id = await tx.insert({ agentId, companyId, ...p, status: INITIAL_STATUS });
+    await tx.addMessage({ proposalId: id, authorRole: 'agent', kind: 'request', text: p.description });
+    return id;
+  }
+
+  /** The proposal behind an owner action, or 404 when the caller does not manage its company. */
+  async function managedProposal(principal: BearerPrincipal, proposalId: string): Promise<ProposalRow> {
+    const row = await repo.findById(proposalId);
+    if (!row) throw notFound('Proposal');
+    if (principal.kind === 'admin') return row;
+    if (!(await ownership.owns(principal.userId, row.company_id))) throw notFound('Proposal');
+    return row;
+  }
+
+  async function transition(proposalId: string, event: ProposalEvent, text: string, check: (locked: { agent_id: string; deleted_at: unknown }) => void): Promise<ProposalStatus> {
+    return db.transaction(async (tx) => {
+      const txRepo = createProposalsRepo(tx);
+      const locked = await txRepo.lock(proposalId);
+      if (!locked) throw notFound('Proposal');
+      check(locked);
+      const next = nextStatus(locked.status, event);
+      if (!next.ok) throw new AppError('conflict', next.reason);
+      await txRepo.addMessage(
+        event.by === 'agent'
+          ? { proposalId, authorRole: 'agent', kind: 'reply', text }
+          : { proposalId, authorRole: 'company', kind: 'response', action: event.action, text },
+      );
+      await txRepo.setStatus(proposalId, next.status);
+      return next.status;
+    });
+  }
+
+  return {
+    // Agent side
+
+    async create(agentId: string, input: ProposalInput & { company_id: string }, idempotencyKey?: string): Promise<CreateResult<ProposalDetail>> {
+      const p = clean(input);
+      const hash = requestHash('proposals.create', input);
+      const seen = await storedResult<ProposalDetail>(agentId, idempotencyKey, hash);
+      if (seen) return seen;
+      // Company checks run before the transaction: on PGlite a query outside an open
+      // transaction waits for it to end.
+      const company = await companies.getById(input.company_id);
+      if (!company.is_verified) {
+        throw new AppError('conflict', `${company.name} is not verified and does not accept proposals; only verified companies can receive proposals`);
+      }
+      const out = await writeOnce<ProposalDetail>(agentId, idempotencyKey, hash, async (tx) => {
+        const id = await insertOne(tx, agentId, company.id, p);
+        const row = (await tx.findById(id))!;
+        return { statusCode: 201, body: { ...toProposal(row), messages: (await tx.messagesOf([id])).map(toMessage) } };
+      });
+      if (!out.replayed) await notifyCompany(out.body, 'new');
+      return out;
+    },
+
+    async createBatch(agentId: string, input: ProposalInput & { company_ids: string[] }, idempotencyKey?: string): Promise<CreateResult<BatchResult>> {
+      const p = clean(input);
+      const hash = requestHash('proposals.batch', input);
+      const seen = await storedResult<BatchResult>(agentId, idempotencyKey, hash);
+      if (seen) return seen;
+      const ids = [...new Set(input.company_ids.map((id) => id.toLowerCase()))];
+      const found = new Map((await companies.findManyByIds(ids)).map((c) => [c.id, c]));
+      const created: ProposalDetail[] = [];
+      const out = await writeOnce<BatchResult>(agentId, idempotencyKey, hash, async (tx) => {
+        const results: BatchResult['results'] = [];
+        for (const companyId of ids) {
+          const company = found.get(companyId);
+          if (!company) {
+            results.push({ company_id: companyId, outcome: 'refused', reason: 'not_found', detail: 'No company with this id in the directory' });
+          } else if (!company.is_verified) {
+            results.push({ company_id: companyId, outcome: 'refused', reason: 'not_verified', detail: `${company.name} is not verified and does not accept proposals` });
+          } else {
+            const id = await insertOne(tx, agentId, companyId, p);
+            const row = (await tx.findById(id))!;
+            created.push({ ...toProposal(row), messages: [{ id: 0, author_role: 'agent', kind: 'request', action: null, text: p.description, created_at: iso(row.created_at) }] });
+            results.push({ company_id: companyId, outcome: 'created', proposal: toProposal(row) });
+          }
+        }
+        const n = created.length;
+        return { statusCode: n > 0 ? 201 : 200, body: { results, created: n, refused: results.length - n } };
+      });
+      if (!out.replayed) for (const c of created) await notifyCompany(c, 'new');
+      return out;
+    },
+
+    async listForAgent(agentId: string, q: { status?: ProposalStatus; limit: number; offset: number }) {
+      const { rows, total } = await repo.list({ agentId, status: q.status, includeDeleted: true, limit: q.limit, offset: q.offset });
+      return { proposals: rows.map(toProposal), total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total };
+    },
+
+    async getForAgent(agentId: string, proposalId: string): Promise<ProposalDetail> {
+      const row = await repo.findById(proposalId);
+      // Another agent's proposal does not exist for this caller.
+      if (!row || row.agent_id !== agentId) throw notFound('Proposal');
+      return (await withThreads([row]))[0]!;
+    },
+
+    /** Agent reply: joins the thread and sets the status to pending (allowed in every status). */
+    async reply(agentId: string, proposalId: string, message: string): Promise<ProposalDetail> {
+      const text = toPlainText(message).slice(0, 10_000);
+      if (!text) throw invalid(['body', 'message'], 'message must contain visible text', message, 'string_too_short');
+      await transition(proposalId, { by: 'agent', kind: 'reply' }, text, (locked) => {
+        if (locked.agent_id !== agentId) throw notFound('Proposal');
+      });
+      const out = await detail(proposalId);
+      await notifyCompany(out, 'reply');
+      return out;
+    },
+
+    // Owner side
+
+    async listForOwner(principal: BearerPrincipal, q: { status?: ProposalStatus; limit: number; offset: number; include_deleted?: boolean; q?: string }) {
+      // Administrators manage every company, so they see every proposal.
+      const companyIds = principal.kind === 'admin' ? undefined : await ownership.companyIdsOf(principal.userId);
+      const { rows, total } = await repo.list({
+        companyIds,
+        status: q.status,
+        includeDeleted: q.include_deleted ?? false,
+        q: q.q?.trim() || undefined,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { proposals: await withThreads(rows), total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total };
+    },
+
+    async respond(principal: BearerPrincipal, proposalId: string, body: { action: ResponseAction; message?: string | undefined }): Promise<ProposalDetail> {
+      const text = toPlainText(body.message ?? '').slice(0, 10_000);
+      if (body.action === 'respond' && !text) throw invalid(['body', 'message'], 'A custom response needs a message', body.message, 'missing');
+      await managedProposal(principal, proposalId);
+      await transition(proposalId, { by: 'company', action: body.action }, text, (locked) => {
+        if (locked.deleted_at) throw new AppError('conflict', 'This proposal is deleted: restore it before responding');
+      });
+      const out = await detail(proposalId);
+      await notifyAgent(out);
+      return out;
+    },
+
+    async setDeleted(principal: BearerPrincipal, proposalId: string, deleted: boolean): Promise<ProposalDetail> {
+      await managedProposal(principal, proposalId);
+      await repo.setDeleted(proposalId, deleted);
+      return detail(proposalId);
+    },
+
+    // Administration
+
+    async listForAdmin(agentId: string, q: { limit: number; offset: number; include_deleted?: boolean }) {
+      const { rows, total } = await repo.list({ agentId, includeDeleted: q.include_deleted ?? false, limit: q.limit, offset: q.offset });
+      return { proposals: await withThreads(rows), total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total };
+    },
+
+    async countsByAgents(agentIds: string[]): Promise<Map<string, { total: number; pending: number; approved: number; rejected: number; responded: number }>> {
+      const out = new Map(agentIds.map((id) => [id, { total: 0, pending: 0, approved: 0, rejected: 0, responded: 0 }]));
+      for (const r of await repo.countsByAgents(agentIds)) {
+        const c = out.get(r.agent_id)!;
+        c[r.status] += r.n;
+        c.total += r.n;
+      }
+      return out;
+    },
+  };
+}
+
+export type ProposalsService = ReturnType<typeof createProposalsService>;
