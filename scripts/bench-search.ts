@@ -1,6 +1,6 @@
 /**
  * Search load test: `npm run bench:search [-- --n 10000|100000|1000000] [--database-url URL]
- * [--duration 10] [--workers 2]`.
+ * [--duration 10] [--workers 2] [--data-dir DIR]`.
  *
  * 1. Generates N synthetic companies from the real texts of the evaluation corpus and the demo
  *    directory (each one a template's industry, keywords and description, with a sentence of
@@ -40,6 +40,8 @@ const N = Number(option('--n', '100000'));
 const duration = Number(option('--duration', '10'));
 const workers = option('--workers', '2')!;
 const databaseUrl = option('--database-url');
+// Keep (or reuse) the PGlite store in this folder instead of a temporary one.
+const keepDir = option('--data-dir');
 
 // A seeded PRNG: the same N gives the same directory.
 let seed = 42;
@@ -104,9 +106,9 @@ async function freshStore(): Promise<{ db: Db; env: Record<string, string>; clea
       },
     };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-bench-'));
+  const dir = keepDir ? path.resolve(keepDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'agp-bench-'));
   const db = await openDb({ pgliteDir: dir });
-  return { db, env: { DATA_DIR: dir }, cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return { db, env: { DATA_DIR: dir }, cleanup: async () => (keepDir ? undefined : fs.rmSync(dir, { recursive: true, force: true })) };
 }
 
 async function load(db: Db, templates: Template[]): Promise<string[]> {
@@ -231,7 +233,11 @@ const { db, env, cleanup } = await freshStore();
 let server: { pid: number; stop: () => void } | undefined;
 try {
   await migrate(db);
-  const ids = await load(db, templates);
+  const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
+  const ids = keepDir && existing[0]!.n === N
+    ? (await db.query<{ id: string }>('SELECT id FROM companies ORDER BY random() LIMIT 2000')).map((r) => r.id)
+    : await load(db, templates);
+  if (keepDir && existing[0]!.n === N) log(`reusing the ${N} companies in ${keepDir}`);
   await db.close();
 
   const port = 18000 + Math.floor(Math.random() * 1000);

@@ -2,7 +2,8 @@
  * `npm run import -- FILE.jsonl`: imports companies in the evaluation corpus format into the
  * configured store (DATABASE_URL, or PGlite in DATA_DIR). Every line is validated; bad lines are
  * reported with their numbers and the rest imported. Upserts by website domain, so a second run
- * reports everything unchanged; embeds in batches and shows progress.
+ * reports everything unchanged; embeds in batches and shows progress. Exit code 0 when every
+ * line was imported, 1 when some lines were skipped (the rest is imported), 2 for bad usage.
  */
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';

@@ -41,6 +41,11 @@ import { adminSchemas } from './modules/admin/admin.schemas.js';
 import { createAdminService, recordAudit, type AdminService } from './modules/admin/admin.service.js';
 import { askAgentRoutes, askRoutes } from './modules/ask/ask.routes.js';
 import { createAskService, type AskService } from './modules/ask/ask.service.js';
+import { askSchemas } from './modules/ask/ask.schemas.js';
+import { createWidgetRepo } from './modules/widget/widget.repo.js';
+import { widgetPublicRoutes, widgetRoutes, widgetScriptRoutes } from './modules/widget/widget.routes.js';
+import { widgetSchemas } from './modules/widget/widget.schemas.js';
+import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
 import { createInsightsRepo } from './modules/ask/insights.repo.js';
 import { createInsightsService, type InsightsService } from './modules/ask/insights.service.js';
 import { createSearchRepo } from './modules/search/search.repo.js';
@@ -89,6 +94,7 @@ export interface Services {
   llm: LlmClient | undefined;
   insights: InsightsService;
   ask: AskService;
+  widget: WidgetService;
   tools: ToolsService;
   admin: AdminService;
   crawl: CrawlService;
@@ -112,7 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -172,6 +178,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const llm = createLlm(config.llm);
   const ask = createAskService({ search, companies, insights, llm, log: app.log });
+  const widget = createWidgetService({ repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log: app.log });
   const tools = createToolsService({ db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: auth.companyIdsOwnedBy });
   const admin = createAdminService({ db, tools, jobs, log: app.log });
   const crawl = createCrawlService({
@@ -191,15 +198,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     mcpConfig: () => mcp.mcpConfig(),
   });
 
-  const services: Services = { config, db, embeddings, jobs, mail, auth, verifiers, guards, companies, search, agents, proposals, llm, tools, admin, insights, ask, mcp, crawl };
+  const services: Services = { config, db, embeddings, jobs, mail, auth, verifiers, guards, companies, search, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl };
   app.decorate('services', services);
 
   await app.register(systemRoutes, { prefix: '/api', system });
   for (const schema of authSchemas) app.addSchema(schema);
+  for (const schema of crawlSchemas) app.addSchema(schema);
   await app.register(authRoutes, { prefix: '/api/auth', auth, guards, serviceName: config.serviceName });
   await app.register(adminAuthRoutes, { prefix: '/api/admin', auth, guards, serviceName: config.serviceName });
   if (config.nodeEnv !== 'production') await app.register(devMailboxRoutes, { prefix: '/dev', mail });
   for (const schema of [...agentsSchemas, ...proposalsSchemas]) app.addSchema(schema);
+  for (const schema of [...askSchemas, ...widgetSchemas]) app.addSchema(schema);
   await app.register(async (agent) => {
     await registerAgentRateLimit(agent, { config, isWellFormedKey: agents.isWellFormedKey });
     await agent.register(agentsRoutes, { agents, guards });
@@ -215,8 +224,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   for (const schema of [...toolSchemas, ...adminSchemas]) app.addSchema(schema);
   await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });
   await app.register(askRoutes, { prefix: '/api', ask, insights, guards });
+  await app.register(widgetRoutes, { prefix: '/api/widget', widget, guards });
+  await app.register(widgetPublicRoutes, { prefix: '/api/widget/public', widget });
+  await app.register(widgetScriptRoutes);
   await app.register(adminRoutes, { prefix: '/api/tools/admin', tools, admin, guards });
-  for (const schema of crawlSchemas) app.addSchema(schema);
   await app.register(crawlRoutes, { prefix: '/api/crawl', crawl, guards });
 
   app.addHook('onReady', async () => {

@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string | undefined;
   seedDemo: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Trust X-Forwarded-For (only behind a proxy that sets it; otherwise clients could fake their IP). */
+  trustProxy: boolean;
   /** Embedding provider: the bundled local model, or an OpenAI-compatible endpoint. */
   embeddings: {
     provider: 'local' | 'openai';
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     seedDemo: bool(env, 'SEED_DEMO', true),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
     embeddings: {
       provider: embeddingProvider,
       baseUrl: embeddingsBaseUrl,

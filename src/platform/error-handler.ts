@@ -95,7 +95,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (err.headers) reply.headers(err.headers);
       if (err.status >= 500) {
         request.log.error({ err: err.cause ?? err }, err.message);
-        return reply.status(err.status).send({ detail: err.code === 'unavailable' ? err.message : 'Internal server error' });
+        // 503/504 messages are written for clients ("the language model did not answer in time"); a 500's never is.
+        const clientSafe = err.code === 'unavailable' || err.code === 'upstream_timeout';
+        return reply.status(err.status).send({ detail: clientSafe ? err.message : 'Internal server error' });
       }
       if (err.code === 'validation') return reply.status(422).send({ detail: err.issues ?? [{ type: 'value_error', loc: ['body'], msg: err.message }] });
       return reply.status(err.status).send({ detail: err.message });

@@ -34,7 +34,8 @@ export async function registerAgentRateLimit(app: FastifyInstance, { config, isW
 
   let redis: Redis | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: false });
+    // Commands wait briefly for a (re)connection, then fail; skipOnError below serves the request.
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
     redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'rate-limit redis error'));
     app.addHook('onClose', async () => {
       await redis!.quit().catch(() => redis!.disconnect());

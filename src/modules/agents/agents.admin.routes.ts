@@ -25,7 +25,7 @@ export async function adminAgentsRoutes(app: App, { agents, proposals, guards }:
     return rows.map((r) => agents.toAdmin(r, counts.get(r.id)!));
   };
 
-  app.get('/', {
+  app.get('', {
     schema: {
       operationId: 'admin.agents.list',
       tags: ['admin'],

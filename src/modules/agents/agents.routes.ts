@@ -31,7 +31,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
         'One agent per owner email (case-insensitive; a second registration is 409). Disposable inboxes are refused, and the email domain must accept mail. ' +
         'The API key is shown once in this response and cannot be retrieved later; usage.mcp_config is ready to paste into an MCP client.',
       body: RegisterBody,
-      response: { 201: Type.Ref('AgentKeyEnvelope'), 409: err, ...errorResponses },
+      response: { 201: Type.Ref('AgentKeyEnvelope'), 409: err, 429: err, ...errorResponses },
     },
   }, async (req, reply) => reply.status(201).send(await agents.register(req.body)));
 
@@ -42,7 +42,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
       tags: ['agent'],
       summary: 'The calling agent',
       ...keyAuth,
-      response: { 200: Type.Ref('AgentInfo'), 401: err, ...errorResponses },
+      response: { 200: Type.Ref('AgentInfo'), 401: err, 429: err, ...errorResponses },
     },
   }, async (req) => agents.me(callingAgentId(req)));
 
@@ -55,7 +55,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
       description: 'Only supplied (non-null) fields change. A new owner_email passes the same checks as at registration and must not belong to another agent (409).',
       ...keyAuth,
       body: UpdateAgentBody,
-      response: { 200: Type.Ref('AgentInfo'), 401: err, 409: err, ...errorResponses },
+      response: { 200: Type.Ref('AgentInfo'), 401: err, 409: err, 429: err, ...errorResponses },
     },
   }, async (req) => agents.update(callingAgentId(req), req.body));
 
@@ -67,7 +67,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
       summary: 'Deactivate the calling agent',
       description: 'Proposals stay stored; every key-authenticated call answers 401 afterwards. Only an administrator can reactivate.',
       ...keyAuth,
-      response: { 200: Type.Ref('AgentDeactivated'), 401: err, ...errorResponses },
+      response: { 200: Type.Ref('AgentDeactivated'), 401: err, 429: err, ...errorResponses },
     },
   }, async (req) => agents.deactivateSelf(callingAgentId(req)));
 
@@ -79,7 +79,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
       summary: 'Issue a new API key',
       description: 'Returns a new key (shown once); the previous key stops working at once.',
       ...keyAuth,
-      response: { 200: Type.Ref('AgentKeyEnvelope'), 401: err, ...errorResponses },
+      response: { 200: Type.Ref('AgentKeyEnvelope'), 401: err, 429: err, ...errorResponses },
     },
   }, async (req) => agents.rotateKey(callingAgentId(req)));
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { Guards } from '../../platform/auth.js';
-import { AskQuerySchema, AskRequestSchema, AskResponseSchema, InsightsClearResponseSchema, InsightsDeleteQuerySchema, InsightsQuerySchema, InsightsResponseSchema, ToolIdParams } from './ask.schemas.js';
+import { AskQuerySchema, InsightsDeleteQuerySchema, InsightsQuerySchema, ToolIdParams } from './ask.schemas.js';
 import type { AskService } from './ask.service.js';
 import type { InsightsService } from './insights.service.js';
 
@@ -14,7 +14,6 @@ const ASK_DESCRIPTION =
 
 /** Agent API: POST /ask with query parameters (base /api/v1/agent). */
 export async function askAgentRoutes(app: App, { ask }: { ask: AskService }): Promise<void> {
-  app.addSchema(AskResponseSchema);
   app.post('/ask', {
     schema: {
       operationId: 'agent.ask',
@@ -29,10 +28,6 @@ export async function askAgentRoutes(app: App, { ask }: { ask: AskService }): Pr
 
 /** /api/ask (JSON body) and the owners' audience insights (base /api). */
 export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskService; insights: InsightsService; guards: Guards }): Promise<void> {
-  app.addSchema(AskRequestSchema);
-  app.addSchema(InsightsResponseSchema);
-  app.addSchema(InsightsClearResponseSchema);
-
   app.post('/ask', {
     schema: {
       operationId: 'ask.ask',

@@ -75,3 +75,6 @@ export const InsightsClearResponseSchema = Type.Object(
   { tool_id: Type.String(), category: Type.String(), deleted: Type.Integer() },
   { $id: 'InsightsClearResponse' },
 );
+
+/** $id'd schemas, registered once in app.ts before the routes. */
+export const askSchemas = [AskRequestSchema, AskResponseSchema, InsightsResponseSchema, InsightsClearResponseSchema];

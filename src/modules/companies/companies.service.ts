@@ -267,12 +267,16 @@ export function createCompaniesService({ repo, embeddings, baseUrl }: CompaniesS
             after = before;
           }
           merged[f] = after;
-          if (JSON.stringify(before) !== JSON.stringify(after)) changes[f] = { before, after };
+          // Key order differs between jsonb and fresh objects: compare with sorted keys.
+          const stable = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+          if (stable(before) !== stable(after)) changes[f] = { before, after };
         }
         write = merged as typeof write;
       }
-      const needsEmbedding = !existing || embeddingText(existing) !== embeddingText(write);
-      const vector = needsEmbedding ? (await embeddings.embed([embeddingText(write)]))[0] : undefined;
+      const text = embeddingText(write);
+      // Nothing to embed (a site that states no description or services) keeps the old vector.
+      const needsEmbedding = text !== '' && (!existing || embeddingText(existing) !== text);
+      const vector = needsEmbedding ? (await embeddings.embed([text]))[0] : undefined;
       const { row, outcome } = await repo.upsertByDomain({ ...write, embedding: vector ? toPgVector(vector) : null, embedding_model: vector ? embeddings.model : null });
       return { row, outcome, changes, kept };
     },

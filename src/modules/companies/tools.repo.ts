@@ -141,7 +141,7 @@ export function createToolsRepo(db: Queryable) {
     async search(tsquery: string | undefined, category: string | undefined, limit: number): Promise<ToolRow[]> {
       const params: unknown[] = [limit];
       const where = ['c.deleted_at IS NULL'];
-      let rank = '0';
+      let rank = '';
       if (category) {
         params.push(category);
         where.push(`c.category = $${params.length}`);
@@ -154,7 +154,7 @@ export function createToolsRepo(db: Queryable) {
       }
       return db.query<ToolRow>(
         `SELECT ${prefixed('c')} FROM companies c WHERE ${where.join(' AND ')}
-          ORDER BY ${rank} DESC, c.is_featured DESC, c.is_verified DESC, c.name, c.id LIMIT $1`,
+          ORDER BY ${rank ? `${rank} DESC, ` : ''}c.is_featured DESC, c.is_verified DESC, c.name, c.id LIMIT $1`,
         params,
       );
     },

@@ -167,8 +167,8 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
     });
 
     it('applies an edit, keeps history, and search reflects it at once', async () => {
-      const before = await inject('GET', `/api/v1/agent/companies?q=zyxquantum`);
-      assert.equal(before.json().total_found, 0);
+      const before = (await inject('GET', `/api/v1/agent/companies?q=zyxquantum`)).json();
+      assert.ok(!before.companies.some((c: { match_sources: string[] }) => c.match_sources.includes('keyword')));
       const res = await inject('PUT', `/api/tools/${a.id}`, a.token, {
         description: '<b>Zyxquantum</b> roof coatings for flat roofs.',
         keywords: ['roofing', 'cheap', 'flat roofs'],
@@ -183,8 +183,8 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
       assert.equal(body.location.country_code, 'AT');
       assert.deepEqual([...body.owner_edited_fields].sort(), ['country', 'description', 'keywords', 'social_links']);
       const search = (await inject('GET', `/api/v1/agent/companies?q=zyxquantum`)).json();
-      assert.equal(search.companies[0]?.id, a.id);
-      assert.ok(search.companies[0].match_sources.includes('keyword'));
+      const hit = search.companies.find((c: { id: string }) => c.id === a.id);
+      assert.ok(hit?.match_sources.includes('keyword'), JSON.stringify(search.companies));
       const hist = (await inject('GET', `/api/tools/${a.id}/history`, a.token)).json();
       assert.equal(hist.edits[0].source, 'edit');
       assert.equal(hist.edits[0].actor_email, 'owner@alpha-roofing.com');
@@ -243,9 +243,10 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().interpreter, 'rules');
       const search = (await inject('GET', `/api/v1/agent/companies?q=quorblax`)).json();
-      assert.equal(search.companies[0]?.id, a.id);
+      assert.ok(search.companies.find((c: { id: string }) => c.id === a.id)?.match_sources.includes('keyword'));
       assert.equal((await inject('POST', `/api/tools/${a.id}/ai-edit/undo`, a.token)).statusCode, 200);
-      assert.equal((await inject('GET', `/api/v1/agent/companies?q=quorblax`)).json().total_found, 0);
+      const gone = (await inject('GET', `/api/v1/agent/companies?q=quorblax`)).json();
+      assert.ok(!gone.companies.some((c: { match_sources: string[] }) => c.match_sources.includes('keyword')));
     });
 
     it('answers 422 with guidance when it cannot understand, and never touches protected fields', async () => {

@@ -41,9 +41,12 @@ const bearer = [{ OAuth2PasswordBearer: [] }];
 export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOptions): Promise<void> {
   // Scoped to this plugin: only the logo upload reads multipart bodies.
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 20 } });
+  // Guards run onRequest: credentials and ownership are checked before the body is read or validated.
   const manager = guards.requireCompanyManager('tool_id');
 
   app.get('/', {
+    // GET /api/tools exactly (no second /api/tools/ route in the OpenAPI document).
+    prefixTrailingSlash: 'no-slash',
     schema: {
       operationId: 'tools.list', tags, summary: 'List companies (keyword search)',
       description: 'Without q: the directory, featured first, then verified, then by name. With q: companies matching any of the words (full-text index), best first.',
@@ -61,7 +64,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.featured(req.query.limit));
 
   app.get('/my-tools', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'tools.mine', tags, summary: "The caller's companies", security: bearer,
       description: 'Companies the signed-in owner manages. An administrator token owns none and gets an empty list.',
@@ -82,7 +85,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.detail(req.params.tool_id, { manage: false }));
 
   app.get('/:tool_id/edit-data', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.editData', tags, summary: 'Company detail for its edit page (owner or admin)', security: bearer,
       params: ToolIdParams,
@@ -91,7 +94,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.detail(req.params.tool_id, { manage: true }));
 
   app.put('/:tool_id', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.update', tags, summary: 'Edit a company (owner or admin)', security: bearer,
       description:
@@ -105,7 +108,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.update(req.params.tool_id, req.body, actorOf(req)));
 
   app.delete('/:tool_id', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.delete', tags, summary: 'Delete a company (owner or admin)', security: bearer,
       description: 'Removes the company from search and listings at once (soft delete). Proposals that reference it stay readable to their agents.',
@@ -115,7 +118,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.remove(req.params.tool_id, actorOf(req)));
 
   app.get('/:tool_id/history', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.history', tags, summary: 'Edit history of a company (owner or admin)', security: bearer,
       params: ToolIdParams, querystring: EditHistoryQuery,
@@ -124,7 +127,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.history(req.params.tool_id, req.query.limit ?? 20, req.query.offset ?? 0));
 
   app.post('/:tool_id/logo', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.uploadLogo', tags, summary: 'Upload a logo (owner or admin)', security: bearer,
       consumes: ['multipart/form-data'],
@@ -173,7 +176,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   });
 
   app.post('/:tool_id/ai-edit', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.aiEdit', tags, summary: 'Edit a company in plain language (owner or admin)', security: bearer,
       description:
@@ -190,7 +193,7 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
   }, async (req) => tools.aiEdit(req.params.tool_id, req.body, actorOf(req)));
 
   app.post('/:tool_id/ai-edit/undo', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'tools.aiEditUndo', tags, summary: 'Undo the last AI edit (owner or admin)', security: bearer,
       description: 'Restores exactly the editable fields saved just before the last applied AI edit (also over later manual edits). Only the last AI edit can be undone, once: otherwise 409.',

@@ -25,7 +25,7 @@ describe('crawl engine on the fixture farm', () => {
 
   before(async () => {
     farm = await startFixtureFarm();
-    fetcher = createFetcher({ userAgent: UA, allowPrivate: true, allowedPorts: [farm.port], timeoutMs: 800, resolver: fixtureResolver });
+    fetcher = createFetcher({ userAgent: UA, allowPrivate: true, allowedPorts: [farm.port], timeoutMs: 2500, resolver: fixtureResolver });
     const engine = createEngine({ fetcher, userAgent: UA, pacer: new HostPacer(2) });
     const analyser = createAnalyser({ embeddings: testEmbeddings() });
     await Promise.all(
@@ -54,7 +54,7 @@ describe('crawl engine on the fixture farm', () => {
       for (const f of FIELDS) {
         total++;
         if (g[f] === site.expected[f]) right++;
-        else misses.push(`${site.host} ${f}: expected ${site.expected[f]}, got ${g[f]}`);
+        else misses.push(`${site.host} ${f}: expected ${site.expected[f]}, got ${g[f]} (failures: ${outcomes.get(site.host)!.failures.filter((x) => x.kind !== 'http').map((x) => `${x.kind} ${x.url}`).join(', ')})`);
       }
     }
     const accuracy = right / total;

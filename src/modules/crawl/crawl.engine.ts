@@ -226,7 +226,9 @@ export function createEngine(deps: { fetcher: Fetcher; userAgent: string; pacer?
         const fe = err instanceof FetchError ? err : new FetchError('network', (err as Error).message);
         failures.push({ url, kind: fe.kind, message: fe.message });
         emit('fetch', `page failed: ${fe.message}`, { url, kind: fe.kind });
-        if (fe.kind === 'unsafe' || fe.kind === 'port' || fe.kind === 'bad_url') throw fe;
+        // A refused start address refuses the crawl; a refused inner page (a redirect to an
+        // internal address) is only that page's failure.
+        if ((fe.kind === 'unsafe' || fe.kind === 'port' || fe.kind === 'bad_url') && key === canonicalPage(startUrl)) throw fe;
         return undefined;
       }
     }

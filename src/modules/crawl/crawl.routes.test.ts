@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
-import { closeTestEmbeddings, createTestDb, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { closeTestEmbeddings, createTestDb, seedCompanies, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
 import { fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fixtures.js';
 
 async function crawlApp(farm: FixtureFarm, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
   const { db, drop } = await createTestDb();
   const base = testConfig({}, env);
-  const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 800, maxPages: 8 }, ...overrides }, env);
+  const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 2500, maxPages: 8 }, ...overrides }, env);
   const app = await buildApp(config, { db, embeddings: testEmbeddings(), crawlResolver: fixtureResolver });
   await app.ready();
   return { app, db, config, close: async () => { await app.close(); await drop(); } };
@@ -216,6 +216,8 @@ describe('crawl API', () => {
 
   it('the crawl magic-link purpose makes the user an owner and queues a crawl of the site', async () => {
     const a = t.app.services.auth;
+    // An imported stub profile exists; the link makes the user its owner and the crawl fills it in.
+    const [stubId] = await seedCompanies(t.app, [{ name: 'Brightpixel', website_url: 'brightpixel.test', category: 'Professional Services', description: 'Imported stub.', is_verified: false }]);
     const { token } = await a.createSignInToken({ email: 'boss@brightpixel.test', purpose: 'crawl', website_url: farm.url('brightpixel.test') });
     const r = await a.verifyUserToken(token, 'crawl');
     const started = r.crawl_job as { job_id: number; status: string };
@@ -223,7 +225,8 @@ describe('crawl API', () => {
     assert.equal(started.status, 'queued');
     assert.equal(await t.app.services.crawl.runJob(started.job_id), 'succeeded');
     const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}` })).json();
-    assert.equal(job.company_id, r.company_id, 'the crawl filled in the company the link created');
+    assert.equal(r.company_id, stubId);
+    assert.equal(job.company_id, r.company_id, 'the crawl filled in the company the link names');
     const profile = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${r.company_id}` })).json();
     assert.equal(profile.category, 'Technology');
     assert.equal(profile.location.city, 'Amsterdam');

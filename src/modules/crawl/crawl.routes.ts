@@ -13,7 +13,7 @@ const JobIdParams = Type.Object({ job_id: Type.Integer({ minimum: 1, maximum: 21
 export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards: Guards }) {
   const { crawl, guards } = opts;
 
-  app.post('/', {
+  app.post('', {
     preHandler: guards.requireUser,
     schema: {
       operationId: 'crawl.run',

@@ -226,10 +226,7 @@ export function createCrawlService(deps: CrawlServiceDeps) {
     hooks.event({ at: new Date().toISOString(), stage: 'queued', message: `attempt ${row.attempts} started`, data: { url: row.url, ...opts } });
     try {
       const r = await pipeline({ url: row.url, domain: row.domain }, opts, hooks);
-      if (userId && deps.ownership.claim && row.requested_by !== 'admin' && !(await deps.ownership.owns(userId, r.saved.row.id))) {
-        await deps.ownership.claim(userId, r.saved.row.id);
-        hooks.event({ at: new Date().toISOString(), stage: 'save', message: 'requesting user recorded as owner' });
-      }
+      if (userId && row.requested_by !== 'admin') await claimOwnership(userId, r.saved.row.id, hooks.event);
       await flush();
       const job = await repo.succeed(row.id, {
         companyId: r.saved.row.id,
@@ -253,6 +250,18 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       if (!failure) throw err;
       const job = await repo.fail(row.id, { kind: failure.kind, error: failure.message, pagesFetched: failure.pagesFetched, result: { strategies_tried: failure.strategies } });
       throw Object.assign(failure, { job });
+    }
+  }
+
+  /** The owner who crawled their own site becomes its owner; a failure here never fails the crawl. */
+  async function claimOwnership(userId: string, companyId: string, event: (e: CrawlEvent) => void = () => {}) {
+    if (!deps.ownership.claim) return;
+    try {
+      if (await deps.ownership.owns(userId, companyId)) return;
+      await deps.ownership.claim(userId, companyId);
+      event({ at: new Date().toISOString(), stage: 'save', message: 'requesting user recorded as owner' });
+    } catch (err) {
+      log.warn({ err, companyId }, 'could not record the crawling user as owner');
     }
   }
 
@@ -288,12 +297,14 @@ export function createCrawlService(deps: CrawlServiceDeps) {
           const r = await runTracked(row, opts, userId);
           return { ...resultView(r), job: toJobView(r.job) };
         } catch (err) {
+          // Nobody retries a crawl the caller waited for: close the row so it never stays running.
+          if (!(err instanceof CrawlFailure)) await repo.fail(row.id, { kind: 'internal', error: 'internal error while crawling' }).catch(() => {});
           throw failureToAppError(err, row.id);
         }
       }
       try {
         const r = await pipeline(target, opts, { event: () => {}, stage: async () => {} });
-        if (userId && deps.ownership.claim && !(await deps.ownership.owns(userId, r.saved.row.id))) await deps.ownership.claim(userId, r.saved.row.id);
+        if (userId) await claimOwnership(userId, r.saved.row.id);
         return { ...resultView(r), job: null };
       } catch (err) {
         throw failureToAppError(err);

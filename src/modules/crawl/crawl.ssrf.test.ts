@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { classifyAddress, resolveSafe, type Resolver } from '../../lib/ssrf.js';
+import { createEngine } from './crawl.engine.js';
 import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
 
 /**
@@ -59,7 +60,7 @@ describe('fetcher refuses internal targets (allowPrivate off)', () => {
       };
       const target = to[req.url ?? ''];
       if (target) res.writeHead(302, { location: target }).end();
-      else res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>public</h1>');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>public</h1><p>A public page with enough words to read.</p><a href="/to-metadata">about</a> <a href="/to-evil">contact</a>');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -148,6 +149,16 @@ describe('fetcher refuses internal targets (allowPrivate off)', () => {
       await f.close();
     }
     assert.equal(hits.length, before, 'no request reached the server');
+  });
+
+  it('a crawl whose inner page redirects inside refuses that page only; a refused start refuses the crawl', async () => {
+    const engine = createEngine({ fetcher, userAgent: 'test-bot/1.0' });
+    const o = await engine.crawl(`http://public.test:${port}/`, { maxPages: 5, maxDepth: 1, delayMs: 0, adaptiveRetry: false });
+    assert.equal(o.fatal, undefined);
+    await assert.rejects(engine.crawl('http://169.254.169.254/', { maxPages: 5, maxDepth: 1, delayMs: 0, adaptiveRetry: false }), (e: unknown) => e instanceof FetchError && e.kind === 'unsafe');
+    await assert.rejects(engine.crawl(`http://public.test:${port}/to-metadata`, { maxPages: 5, maxDepth: 1, delayMs: 0, adaptiveRetry: false }), (e: unknown) => e instanceof FetchError && e.kind === 'unsafe');
+    assert.ok(o.failures.some((f) => f.kind === 'unsafe' && f.url.endsWith('/to-metadata')), JSON.stringify(o.failures));
+    assert.ok(o.failures.some((f) => f.kind === 'unsafe' && f.url.endsWith('/to-evil')));
   });
 
   it('no refused target ever reached the local server', () => {

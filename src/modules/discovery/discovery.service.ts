@@ -109,7 +109,9 @@ function typeLabel(doc: OpenApiDoc, raw: Schema | undefined): string {
   if (!s) return 'any';
   const union = s.anyOf ?? s.oneOf;
   if (union) {
-    const consts = union.map((u) => resolve(doc, u)).filter((u) => u && u.const !== undefined).map((u) => String(u!.const));
+    // Literal unions (TypeBox) arrive as const or as one-value enums (OpenAPI 3.0 style).
+    const literal = (u: Schema | undefined) => (u?.const !== undefined ? u.const : u?.enum?.length === 1 ? u.enum[0] : undefined);
+    const consts = union.map((u) => literal(resolve(doc, u))).filter((v) => v !== undefined).map(String);
     if (consts.length === union.length) return `one of ${consts.join(', ')}`;
     return union.map((u) => typeLabel(doc, u)).join(' or ');
   }
@@ -205,6 +207,9 @@ export function agentEndpoints(doc: OpenApiDoc, baseUrl: string): AgentEndpoint[
         for (const [name, s] of Object.entries(bodySchema.properties)) {
           if (required.has(name) || name === 'type') example[name] = exampleValue(doc, name, s);
         }
+        // All-optional bodies (partial updates): show one field rather than an empty object.
+        const first = Object.entries(bodySchema.properties)[0];
+        if (Object.keys(example).length === 0 && first) example[first[0]] = exampleValue(doc, first[0], first[1]);
         lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(example))}`);
       }
       out.push({

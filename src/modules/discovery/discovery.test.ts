@@ -45,6 +45,10 @@ describe('discovery files', () => {
     assert.match(md, /X-API-Key/);
     assert.match(md, /"mcpServers"/);
     assert.match(md, /limit` 1 to 20/);
+    // Bounds come from the route schemas.
+    assert.match(md, /query `limit`: integer, 1 to 20, default 10/);
+    assert.match(md, /query `status`: one of pending, approved, rejected, responded/);
+    assert.match(md, /body `company_ids` \(required\): array of string \(uuid\), 1 to 10 items/);
     assert.match(md, /422/);
     assert.match(md, /"detail"/);
     assert.doesNotMatch(md, /localhost/);

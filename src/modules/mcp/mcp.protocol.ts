@@ -92,6 +92,10 @@ export async function handleModern(headers: Headers, body: unknown, ctx: ModernC
   if (version !== MODERN_VERSION) {
     return { status: 400, body: rpcError(echoId, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported: [...ALL_VERSIONS], requested: version }) };
   }
+  // A notification: this revision defines none on HTTP (nor headers for one); accept and ignore it.
+  if (req.id === undefined) return { status: 202 };
+  const id = req.id;
+
   const method = header(headers, 'mcp-method');
   if (method === undefined) {
     return { status: 400, body: rpcError(echoId, JSONRPC.HEADER_MISMATCH, 'Header mismatch: the Mcp-Method header is required') };
@@ -117,9 +121,6 @@ export async function handleModern(headers: Headers, body: unknown, ctx: ModernC
     }
   }
 
-  // A notification: this revision defines none on HTTP; accept and ignore it.
-  if (req.id === undefined) return { status: 202 };
-  const id = req.id;
   const serverInfo = { name: ctx.endpoint.name, title: ctx.endpoint.title, version: ctx.endpoint.version };
   const ok = (result: Record<string, unknown>): HttpAnswer => ({
     status: 200,

@@ -27,9 +27,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What the key tools use of the agents and proposals services (the same calls as the REST routes). */
 export type McpAgentsPort = Pick<AgentsService, 'me'>;
 export type McpProposalsPort = Pick<ProposalsService, 'create' | 'createBatch' | 'listForAgent' | 'getForAgent' | 'reply'>;
-/** The ask module, once it exists: a question answered from the directory. */
+/** What the ask tools use of the ask service. */
 export interface McpAskPort {
-  /** Optional JSON Schema (TypeBox) of the REST ask query, so the tool carries the same bounds. */
+  /** TypeBox (JSON Schema) of the REST ask query, so the tool carries the same bounds. */
   inputSchema: unknown;
   ask(input: { question: string; context_company_ids?: string[] }): Promise<object>;
 }
@@ -193,6 +193,10 @@ export function createMcpService(deps: McpServiceDeps) {
     return (slug || profile.domain.replace(/[^a-z0-9]+/g, '-')).slice(0, 64).replace(/-+$/g, '') || 'company';
   }
 
+  // Converted once: the company server is rebuilt per request, its schemas need not be.
+  const sendProposalInput = zodFromTypeBox(CreateProposalBody).omit({ company_id: true });
+  const companyAskInput = ask ? zodFromTypeBox(ask.inputSchema).pick({ question: true }) : undefined;
+
   function companyTools(profile: CompanyProfile): ToolDef[] {
     const id = profile.id;
     const fresh = async () => companies.toProfile(await companies.getById(id));
@@ -235,19 +239,18 @@ export function createMcpService(deps: McpServiceDeps) {
         name: 'ask_about_company',
         title: `Ask about ${profile.name}`,
         description: `Ask a natural-language question about ${profile.name}; the answer is grounded in its profile.`,
-        input: z.object({ question: z.string().min(1).max(2000) }),
+        input: companyAskInput!,
         needsKey: false,
         readOnly: true,
         run: async (args) => asObject(await ask.ask({ question: String(args.question), context_company_ids: [id] })),
       });
     }
     if (proposals) {
-      const body = zodFromTypeBox(CreateProposalBody).omit({ company_id: true });
       tools.push({
         name: 'send_proposal',
         title: `Send ${profile.name} a proposal`,
         description: `Sends ${profile.name} a proposal on behalf of an end customer (the company must be verified). Needs X-API-Key.`,
-        input: body,
+        input: sendProposalInput,
         needsKey: true,
         readOnly: false,
         run: async (args, ctx) =>

@@ -155,6 +155,20 @@ describe('MCP servers', () => {
       }
     });
 
+    it('works with the registration response\'s usage.mcp_config as given', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/agent/register', payload: { name: 'Config agent', owner_email: 'config-owner@example.com' } });
+      const entry = res.json().usage.mcp_config.mcpServers[t.config.serviceName] as { url: string; headers: Record<string, string> };
+      assert.equal(entry.url, `${t.config.baseUrl}/mcp`);
+      // Same path and headers, on the port this test listens on.
+      const client = await connect(new URL(entry.url).pathname, entry.headers);
+      try {
+        const me = (await client.callTool({ name: 'get_me', arguments: {} })) as ToolResult;
+        assert.equal(me.structuredContent!.name, 'Config agent');
+      } finally {
+        await client.close();
+      }
+    });
+
     it('runs a proposal round trip with a key', async () => {
       const client = await connect('/mcp', { 'X-API-Key': key });
       try {
@@ -291,6 +305,14 @@ describe('MCP servers', () => {
       assert.equal(init.body.error.code, -32601);
       const prompts = await modern('prompts/list');
       assert.equal(prompts.status, 404);
+      // A notification (no id) is accepted with 202 and no body.
+      const note = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'mcp-protocol-version': MODERN_VERSION },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+      });
+      assert.equal(note.status, 202);
+      assert.equal(await note.text(), '');
     });
 
     it('answers a body that is not JSON with -32700', async () => {

@@ -44,7 +44,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       ...keyAuth,
       headers: IdempotencyHeaders,
       body: CreateProposalBody,
-      response: { 201: Type.Ref('ProposalDetail'), 401: err, 404: err, 409: err, ...errorResponses },
+      response: { 201: Type.Ref('ProposalDetail'), 401: err, 404: err, 409: err, 429: err, ...errorResponses },
     },
   }, async (req, reply) => sendCreated(reply, await proposals.create(callingAgentId(req), req.body, req.headers['idempotency-key'])));
 
@@ -60,7 +60,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       ...keyAuth,
       headers: IdempotencyHeaders,
       body: BatchProposalBody,
-      response: { 200: Type.Ref('ProposalBatchResult'), 201: Type.Ref('ProposalBatchResult'), 401: err, ...errorResponses },
+      response: { 200: Type.Ref('ProposalBatchResult'), 201: Type.Ref('ProposalBatchResult'), 401: err, 429: err, ...errorResponses },
     },
   }, async (req, reply) => sendCreated(reply, await proposals.createBatch(callingAgentId(req), req.body, req.headers['idempotency-key'])));
 
@@ -72,7 +72,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       summary: "The calling agent's proposals, newest first",
       ...keyAuth,
       querystring: AgentListQuery,
-      response: { 200: Type.Ref('ProposalList'), 401: err, ...errorResponses },
+      response: { 200: Type.Ref('ProposalList'), 401: err, 429: err, ...errorResponses },
     },
   }, async (req) => proposals.listForAgent(callingAgentId(req), { status: req.query.status, limit: req.query.limit ?? 50, offset: req.query.offset ?? 0 }));
 
@@ -85,7 +85,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       description: "The thread is in order: the agent's original request, company responses and agent replies, each with author_role, text and created_at. Another agent's proposal is 404.",
       ...keyAuth,
       params: ProposalIdParams,
-      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, 429: err, ...errorResponses },
     },
   }, async (req) => proposals.getForAgent(callingAgentId(req), req.params.proposal_id));
 
@@ -100,7 +100,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       ...keyAuth,
       params: ProposalIdParams,
       body: ReplyBody,
-      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
+      response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, 429: err, ...errorResponses },
     },
   }, async (req) => proposals.reply(callingAgentId(req), req.params.proposal_id, req.body.message));
 }
@@ -112,7 +112,7 @@ function principalOf(req: FastifyRequest) {
 
 /** Dashboard: proposals to the caller's companies (base /api/proposals). */
 export async function ownerProposalsRoutes(app: App, { proposals, guards }: ProposalsRoutesOptions): Promise<void> {
-  app.get('/', {
+  app.get('', {
     preHandler: guards.requireUser,
     schema: {
       operationId: 'proposals.ownerList',

@@ -84,7 +84,8 @@ export function createSearchRepo(db: Db) {
            LEFT JOIN search_term_stats s ON s.lexeme = l.lexeme
          UNION ALL
          SELECT t.i::int - 1, t.term, (SELECT coalesce(sum(s.df), 0) FROM search_term_stats s
-                                         WHERE s.lexeme LIKE t.term || '%' AND s.lexeme <> t.term)::int, true
+                                         WHERE s.lexeme ~>=~ t.term AND s.lexeme ~<~ (t.term || chr(1114111))
+                                           AND starts_with(s.lexeme, t.term) AND s.lexeme <> t.term)::int, true
            FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
           WHERE length(t.term) >= $2 AND t.term ~ '^[[:alnum:]]+$'
           ORDER BY 1, 2`,
@@ -94,10 +95,11 @@ export function createSearchRepo(db: Db) {
 
     /**
      * BM25F-style keyword ranking. Candidates are the companies containing one of `match`
-     * (the rarer query lexemes: a bounded set even on large directories, at most `cap` rows);
-     * each is scored over all `scored` lexemes: per term the best of its forms,
-     * idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), where tf counts occurrences weighted by
-     * field (name A, industry/keywords B, description C, place D).
+     * (the rarer query lexemes: a bounded set even on large directories, at most `cap` rows).
+     * Each query term t (all its forms OR-ed) adds idf_t · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
+     * where tf is ts_rank of the term alone with field weights (name A, industry/keywords B,
+     * description C, place D): a field-weighted, already diminishing occurrence count computed
+     * in C, so scoring stays cheap (no unnesting of documents).
      */
     async keywordCandidates(
       p: { match: { lexeme: string; prefix: boolean }[]; scored: ScoredLexeme[]; avgLength: number; k1: number; b: number; fieldWeights: [number, number, number, number] },
@@ -106,31 +108,44 @@ export function createSearchRepo(db: Db) {
       cap: number,
     ): Promise<ScoredId[]> {
       if (p.match.length === 0 || p.scored.length === 0) return [];
-      const tsq = p.match.map((l) => `'${l.lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${l.prefix ? ':*' : ''}`).join(' | ');
-      const w = whereFilters(filters, 15);
+      const quote = (l: { lexeme: string; prefix: boolean }) => `'${l.lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${l.prefix ? ':*' : ''}`;
+      const byTerm = new Map<number, { idf: number; forms: ScoredLexeme[] }>();
+      for (const l of p.scored) {
+        const e = byTerm.get(l.term) ?? { idf: 0, forms: [] };
+        e.idf = Math.max(e.idf, l.idf);
+        e.forms.push(l);
+        byTerm.set(l.term, e);
+      }
+      const terms = [...byTerm.values()];
       const [A, B, C, D] = p.fieldWeights;
-      return db.query<ScoredId>(
-        `WITH q AS (SELECT * FROM unnest($2::text[], $3::int[], $4::float8[], $14::boolean[]) AS q(lexeme, term, idf, prefix)),
-          cand AS (
-            SELECT c.id, c.search_vector AS sv FROM companies c
-             WHERE c.search_vector @@ $1::tsquery AND ${w.sql}
-             LIMIT $12
-          ),
-          per_term AS (
-            SELECT cand.id, q.term,
-                   max(q.idf * tf.v * ($5::float8 + 1) / (tf.v + $5::float8 * (1 - $6::float8 + $6::float8 * length(cand.sv) / $7::float8))) AS s
-              FROM cand
-              CROSS JOIN LATERAL unnest(cand.sv) AS u
-              JOIN q ON q.lexeme = u.lexeme OR (q.prefix AND starts_with(u.lexeme, q.lexeme))
-              CROSS JOIN LATERAL (
-                SELECT sum(CASE wt WHEN 'A' THEN $8::float8 WHEN 'B' THEN $9::float8 WHEN 'C' THEN $10::float8 ELSE $11::float8 END) AS v
-                  FROM unnest(u.weights) AS wt
-              ) AS tf
-             GROUP BY cand.id, q.term
-          )
-         SELECT id, sum(s)::float8 AS score FROM per_term GROUP BY id ORDER BY score DESC, id LIMIT $13`,
-        [tsq, p.scored.map((x) => x.lexeme), p.scored.map((x) => x.term), p.scored.map((x) => x.idf), p.k1, p.b, p.avgLength, A, B, C, D, cap, limit, p.scored.map((x) => x.prefix), ...w.params],
-      );
+      const top = Math.max(A, B, C, D) || 1;
+      // ts_rank takes weights in [0, 1] ordered {D, C, B, A}.
+      const weights = `{${[D, C, B, A].map((x) => x / top).join(',')}}`;
+      const params: unknown[] = [p.match.map(quote).join(' | '), weights, p.k1, p.b, p.avgLength, cap, limit];
+      const termSql = terms.map((t) => {
+        params.push(t.forms.map(quote).join(' | '), t.idf);
+        const q = `$${params.length - 1}::tsquery`;
+        const idf = `$${params.length}::float8`;
+        return `(SELECT ${idf} * r * ($3::float8 + 1) / (r + $3::float8 * norm) FROM (SELECT ts_rank($2::float4[], sv, ${q}, 0) * ${top} AS r) x WHERE r > 0)`;
+      });
+      const w = whereFilters(filters, params.length + 1);
+      // The planner, seeing a LIMIT and a tsquery it deems unselective, prefers a sequential scan
+      // that checks every document: steer it to the GIN index so the work stays bounded.
+      return db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        return tx.query<ScoredId>(
+        `SELECT id, (${termSql.map((t) => `coalesce(${t}, 0)`).join(' + ')})::float8 AS score
+           FROM (
+             SELECT c.id, c.search_vector AS sv, (1 - $4::float8 + $4::float8 * length(c.search_vector) / $5::float8) AS norm
+               FROM companies c
+              WHERE c.search_vector @@ $1::tsquery AND ${w.sql}
+              LIMIT $6
+           ) cand
+          ORDER BY score DESC, id
+          LIMIT $7`,
+          [...params, ...w.params],
+        );
+      });
     },
 
     /** Name similarity (trigram): finds names, acronyms and misspellings the stemmer misses. */

@@ -17,7 +17,7 @@ export type SearchQuery = Static<typeof SearchQuerySchema>;
 export const SearchResponseSchema = Type.Object(
   {
     companies: Type.Array(Type.Ref('CompanySummary')),
-    total_found: Type.Integer({ description: 'Companies that matched (capped at the candidate depth of 200 for text queries)' }),
+    total_found: Type.Integer({ description: 'Companies that matched. For text queries this counts the fused candidates (at most 200 keyword + 100 semantic + 20 name matches), not every company that shares a word' }),
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),

@@ -33,6 +33,9 @@ export interface SearchTuning {
   prefixWeight: number;
   keywordWeight: number;
   nameWeight: number;
+  /** Longest query (characters) that is also matched against company names by trigram similarity. */
+  nameMaxLength: number;
+  nameMaxWords: number;
   semanticWeight: number;
   /** Semantic candidates below this cosine similarity are not counted as matches. */
   minSimilarity: number;
@@ -45,12 +48,14 @@ export const defaultTuning: SearchTuning = {
   k1: 1.2,
   b: 0.75,
   fieldWeights: [3, 2, 1, 0.5],
-  keywordCap: 2000,
+  keywordCap: 400,
   keywordBoundShare: 0.5,
   prefixMinLength: 5,
   prefixWeight: 0.75,
   keywordWeight: 1,
   nameWeight: 0.6,
+  nameMaxLength: 60,
+  nameMaxWords: 2,
   semanticWeight: 1,
   minSimilarity: 0.2,
   fusion: { k: 60, scoreShare: 0.75 },
@@ -114,8 +119,16 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     // A prefix form counts for less than the word itself (it may be a different word).
     const scored = present.map((l) => ({ term: l.term, lexeme: l.lexeme, prefix: l.prefix, idf: idf(Math.min(l.df, n)) * (l.prefix ? tuning.prefixWeight : 1) }));
     const sorted = [...present].sort((a, b) => a.df - b.df);
-    let match = sorted.filter((l) => l.df <= tuning.keywordCap);
-    if (match.length === 0) match = [sorted[0]!];
+    // Candidates come from the rarest lexemes while their summed document frequency fits the
+    // budget (at least the rarest one): the most telling words find the candidates, the common
+    // ones only add to their scores. Bounded work however large the directory is.
+    const match: typeof sorted = [];
+    let budget = 0;
+    for (const l of sorted) {
+      if (match.length > 0 && budget + l.df > tuning.keywordCap) break;
+      match.push(l);
+      budget += l.df;
+    }
     // The best score any company could reach: every term at saturation with its best form.
     const bestIdf = new Map<number, number>();
     for (const l of scored) bestIdf.set(l.term, Math.max(bestIdf.get(l.term) ?? 0, l.idf));
@@ -136,7 +149,8 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const useSemantic = mode !== 'keyword';
     const [kw, names, sem] = await Promise.all([
       useKeyword && terms.length ? keywordSide(terms, filters) : Promise.resolve({ rows: [], bound: 1 }),
-      useKeyword && text.trim().length >= 3 ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
+      // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
+      useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
       useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth)) : Promise.resolve([]),
     ]);
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
@@ -162,63 +176,70 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   }
 
   /**
-   * Ranked lists of recent queries, valid while no company was written: every company write bumps
-   * search_corpus_stats.version (a trigger), so one primary-key read decides whether a repeated
-   * query can skip embedding and both searches. Works across processes and instances.
+   * Answers of recent searches, valid while no company was written: every company write bumps
+   * search_corpus_stats.version (a statement trigger), so one primary-key read decides whether a
+   * repeated search (same words, filters, page) can skip embedding, both searches and the row
+   * fetch. Correct across processes and instances, since the version lives in the database.
    */
-  const rankCache = new Map<string, { version: number; ranked: Awaited<ReturnType<typeof rank>> }>();
-  const RANK_CACHE_SIZE = 2000;
-  async function cachedRank(text: string, filters: SearchFilters, mode: SearchMode) {
-    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters]);
+  const answers = new Map<string, { version: number; result: SearchResult; bestSimilarity: number }>();
+  const ANSWER_CACHE_SIZE = 5000;
+
+  async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    const limit = q.limit ?? 10;
+    const offset = q.offset ?? 0;
+    const text = (q.q ?? '').trim();
+    const filters = resolveFilters(q);
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, limit, offset]);
     const { version } = await repo.corpusStats();
-    const hit = rankCache.get(key);
+    const hit = answers.get(key);
     if (hit && hit.version === version) {
-      rankCache.delete(key);
-      rankCache.set(key, hit);
-      return hit.ranked;
+      answers.delete(key);
+      answers.set(key, hit);
+      return hit;
+    }
+    const fresh = await compute(text, filters, mode, limit, offset);
+    answers.delete(key);
+    answers.set(key, { version, ...fresh });
+    if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
+    return fresh;
+  }
+
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    if (!text) {
+      const { rows, total } = await repo.browse(filters, limit, offset);
+      const result = {
+        companies: rows.map((r) => companies.toSummary(r, 0, [])),
+        total_found: total,
+        offset,
+        limit,
+        has_more: offset + rows.length < total,
+        query: '',
+      };
+      return { result, bestSimilarity: 0 };
     }
     const ranked = await rank(text, filters, mode);
-    rankCache.delete(key);
-    rankCache.set(key, { version, ranked });
-    if (rankCache.size > RANK_CACHE_SIZE) rankCache.delete(rankCache.keys().next().value as string);
-    return ranked;
+    const page = ranked.slice(offset, offset + limit);
+    const rows = await companies.findManyByIds(page.map((p) => p.id));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const list = page.flatMap((p) => {
+      const row = byId.get(p.id);
+      return row ? [companies.toSummary(row, p.score, p.sources)] : [];
+    });
+    const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
+    return { result, bestSimilarity: ranked.bestSimilarity };
   }
 
   /** The search plus its best raw similarity; `report` lets weak results reach onWeakResult. */
   async function run(q: SearchQuery, mode: SearchMode, report: boolean): Promise<{ result: SearchResult; bestSimilarity: number }> {
-    {
-      const limit = q.limit ?? 10;
-      const offset = q.offset ?? 0;
-      const text = (q.q ?? '').trim();
-      const filters = resolveFilters(q);
-      if (!text) {
-        const { rows, total } = await repo.browse(filters, limit, offset);
-        const result = {
-          companies: rows.map((r) => companies.toSummary(r, 0, [])),
-          total_found: total,
-          offset,
-          limit,
-          has_more: offset + rows.length < total,
-          query: '',
-        };
-        return { result, bestSimilarity: 0 };
-      }
-      const ranked = await cachedRank(text, filters, mode);
-      const page = ranked.slice(offset, offset + limit);
-      const rows = await companies.findManyByIds(page.map((p) => p.id));
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const list = page.flatMap((p) => {
-        const row = byId.get(p.id);
-        return row ? [companies.toSummary(row, p.score, p.sources)] : [];
-      });
-      if (onWeakResult && report && offset === 0 && (list.length === 0 || ranked.bestSimilarity < WEAK_SIMILARITY)) {
-        const event = { query: text, category: filters.category, companies: list.map((c) => ({ id: c.id, category: c.category })), bestSimilarity: ranked.bestSimilarity };
-        // Off the request path: the answer never waits for insight recording.
-        setImmediate(() => onWeakResult(event));
-      }
-      const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
-      return { result, bestSimilarity: ranked.bestSimilarity };
+    const { result, bestSimilarity } = await answer(q, mode);
+    const list = result.companies;
+    if (onWeakResult && report && result.query && result.offset === 0 && (list.length === 0 || bestSimilarity < WEAK_SIMILARITY)) {
+      const event = { query: result.query, category: resolveFilters(q).category, companies: list.map((c) => ({ id: c.id, category: c.category })), bestSimilarity };
+      // Off the request path: the answer never waits for insight recording.
+      setImmediate(() => onWeakResult(event));
     }
+    // Callers get their own envelope and list: the cached answer must not be changed through them.
+    return { result: { ...result, companies: [...list] }, bestSimilarity };
   }
 
   return {

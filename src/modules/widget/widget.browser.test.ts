@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+
+/**
+ * A local page on another origin embeds /widget.js; Debian's Chromium (scripts/setup-chromium.sh)
+ * opens it, asks a question with the keyboard only and sees the answer. The screenshot is saved to
+ * test-artifacts/widget-browser.png. Skipped, with a message, when Chromium is not installed.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = path.resolve('test-artifacts');
+
+describe('chat widget in a browser', () => {
+  const available = fs.existsSync(CHROMIUM);
+  let t: TestContext;
+  let apiBase = '';
+  let page: http.Server;
+  let pageUrl = '';
+
+  before(async () => {
+    if (!available) return;
+    t = await buildTestApp();
+    const [companyId] = (await seedCompanies(t.app, [
+      companyFixture({
+        name: 'Redline Plumbing',
+        website_url: 'https://redline-plumbing.de',
+        category: 'Construction & Home Services',
+        description: 'Emergency plumbing in Berlin: leak repair, boiler service and bathroom installation, 24/7.',
+        services: ['Leak repair', 'Boiler service'],
+        contact_email: 'hello@redline-plumbing.de',
+      }),
+    ])) as [string];
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    apiBase = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+
+    // The host page lives on another origin (localhost vs 127.0.0.1) and has hostile styles.
+    page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    pageUrl = `http://localhost:${(page.address() as AddressInfo).port}`;
+    const { widget_public_id } = await t.app.services.widget.update(companyId, { enabled: true, greeting: 'Hi! Ask me about Redline Plumbing.', allowed_origins: [pageUrl] });
+    const html = `<!doctype html><html lang="en"><head><title>Host page</title>
+      <style>* { color: red !important; font-size: 40px !important; background: yellow; } button { display: none !important; }</style></head>
+      <body><h1>A company website</h1>
+      <script src="${apiBase}/widget.js" data-widget-id="${widget_public_id}" async></script></body></html>`;
+  });
+
+  after(async () => {
+    if (!available) return;
+    await new Promise((r) => page.close(r));
+    await t.close();
+    await closeTestEmbeddings();
+  });
+
+  it('opens the widget by keyboard, asks a question and shows the answer', async (ctx) => {
+    if (!available) {
+      ctx.skip(`Chromium not found at ${CHROMIUM}: run scripts/setup-chromium.sh to enable the browser test`);
+      return;
+    }
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const tab = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(pageUrl);
+      // Playwright's CSS locators pierce the (open) shadow root.
+      const launcher = tab.locator('button.launcher');
+      await launcher.waitFor({ state: 'visible' });
+      // Host styles do not reach inside: the launcher is visible although the page hides every button.
+      assert.equal(await launcher.evaluate((b) => getComputedStyle(b).display), 'flex');
+      assert.equal(await launcher.getAttribute('aria-expanded'), 'false');
+
+      await tab.keyboard.press('Tab');
+      assert.equal(await tab.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.className), 'launcher');
+      await tab.keyboard.press('Enter');
+      assert.equal(await launcher.getAttribute('aria-expanded'), 'true');
+      await tab.locator('.msg.bot', { hasText: 'Hi! Ask me about Redline Plumbing.' }).waitFor();
+      // Focus moved to the question field: type and press Enter.
+      await tab.keyboard.type('Do you do leak repair?');
+      await tab.keyboard.press('Enter');
+      const answer = tab.locator('.msg.bot', { hasText: /leak repair/i }).last();
+      await answer.waitFor({ timeout: 15_000 });
+      assert.match((await answer.textContent()) ?? '', /leak repair/i);
+      assert.equal(await tab.locator('.msg.me').textContent(), 'Do you do leak repair?');
+      // The page's `* { font-size: 40px !important; color: red !important }` does not leak in.
+      assert.equal(await answer.evaluate((e) => getComputedStyle(e).fontSize), '14px');
+      assert.notEqual(await answer.evaluate((e) => getComputedStyle(e).color), 'rgb(255, 0, 0)');
+
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await tab.screenshot({ path: path.join(ARTIFACTS, 'widget-browser.png') });
+
+      // Escape closes the panel and returns focus to the launcher.
+      await tab.keyboard.press('Escape');
+      assert.equal(await launcher.getAttribute('aria-expanded'), 'false');
+      assert.equal(await tab.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.className), 'launcher');
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+
+/**
+ * `npm run worker`: the same services as the web process with the job runner on and no HTTP
+ * listener, for running crawls (and every other queue) on separate machines or processes.
+ * Jobs live in the database, so any number of workers and web processes share them; on
+ * PGlite only one process may open the data folder, so a separate worker needs DATABASE_URL.
+ */
+let config: Config;
+try {
+  config = { ...loadConfig(), runJobs: true };
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+await app.ready();
+app.log.info(`AgentPages worker running jobs (${config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, finishing running jobs`);
+    const timer = setTimeout(() => process.exit(1), 30_000);
+    timer.unref();
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
