@@ -26,9 +26,10 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
 
   /** Requests a link and returns the token read from the delivered mail. */
   async function linkFor(email: string, extra: Record<string, unknown> = {}): Promise<{ token: string; purpose: string; link: string }> {
+    const seen = new Set(smtp.messages);
     const res = await request({ email, ...extra });
     assert.equal(res.statusCode, 200, res.body);
-    const mail = await smtp.waitFor((m) => m.to.includes(email.toLowerCase()));
+    const mail = await smtp.waitFor((m) => !seen.has(m) && m.to.includes(email.toLowerCase()));
     const m = /(https:\/\/agentpages\.test\/api\/auth\/confirm\?token=([A-Za-z0-9_-]+)&purpose=(\w+))/.exec(mail.text);
     assert.ok(m, 'the mail carries a confirm link built from BASE_URL');
     return { link: m[1]!, token: m[2]!, purpose: m[3]! };

@@ -55,7 +55,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   app.post('/admin', {
     preHandler: guards.requireAdmin,
     schema: {
-      operationId: 'crawl.admin_run',
+      operationId: 'crawl.adminRun',
       tags,
       summary: 'Crawl any website now (administrators)',
       description: 'As POST /api/crawl without the ownership rule; the job is tracked and adaptive retry is on.',
@@ -69,7 +69,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   app.get('/admin/stats', {
     preHandler: guards.requireAdmin,
     schema: {
-      operationId: 'crawl.admin_stats',
+      operationId: 'crawl.adminStats',
       tags,
       summary: 'Crawl statistics over the last hours',
       description: 'Counts by status, success rate, median duration of successful crawls and the most frequent error kinds, for jobs created in the window.',
@@ -83,7 +83,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   app.get('/admin/recent', {
     preHandler: guards.requireAdmin,
     schema: {
-      operationId: 'crawl.admin_recent',
+      operationId: 'crawl.adminRecent',
       tags,
       summary: 'Recent crawl jobs, newest first',
       security: bearer,
@@ -103,7 +103,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   app.get('/admin/recent/:job_id', {
     preHandler: guards.requireAdmin,
     schema: {
-      operationId: 'crawl.admin_job',
+      operationId: 'crawl.adminJob',
       tags,
       summary: 'One crawl job with its raw error and event timeline',
       security: bearer,
@@ -116,7 +116,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   app.get('/my-latest', {
     preHandler: guards.requireUser,
     schema: {
-      operationId: 'crawl.my_latest',
+      operationId: 'crawl.myLatest',
       tags,
       summary: "The caller's latest crawl and its company",
       security: bearer,
