@@ -39,6 +39,8 @@ export interface SearchTuning {
   semanticWeight: number;
   /** Semantic candidates below this cosine similarity are not counted as matches. */
   minSimilarity: number;
+  /** Smallest cosine spread the semantic min-max rescaling divides by. */
+  minSemanticSpread: number;
   fusion: FusionOptions;
 }
 
@@ -58,6 +60,7 @@ export const defaultTuning: SearchTuning = {
   nameMaxWords: 2,
   semanticWeight: 1,
   minSimilarity: 0.2,
+  minSemanticSpread: 0.15,
   fusion: { k: 60, scoreShare: 0.75 },
 };
 
@@ -163,7 +166,11 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const semKept = sem.filter((c) => c.score >= tuning.minSimilarity);
     const semMax = semKept.reduce((m, c) => Math.max(m, c.score), 0);
     const semMin = semKept.reduce((m, c) => Math.min(m, c.score), semMax);
-    const semanticList: Candidate[] = semKept.map((c) => ({ id: c.id, score: semMax > semMin ? (c.score - semMin) / (semMax - semMin) : 1 }));
+    // A floor under the spread: when every candidate is about equally similar (near-duplicate
+    // profiles, a query the model cannot tell apart), the semantic side has nothing to say and
+    // must not hand its top candidate a full score that outweighs an exact keyword match.
+    const semSpread = Math.max(semMax - semMin, tuning.minSemanticSpread);
+    const semanticList: Candidate[] = semKept.map((c) => ({ id: c.id, score: Math.min(1, (c.score - semMin) / semSpread) }));
     const fused = fuse(
       [
         { source: 'keyword', weight: tuning.keywordWeight, candidates: keywordList },
