@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
+import { createChangeFeed } from './platform/change-feed.js';
 import { createGuards, refuseAll, type AuthVerifiers, type Guards } from './platform/auth.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
@@ -144,7 +145,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const guards = createGuards(verifiers);
   const mail = createMailer({ config, db, jobs, log: app.log });
 
-  const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl });
+  const changes = await createChangeFeed(db);
+  const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
   const insights = createInsightsService({ repo: createInsightsRepo(db), embeddings, log: app.log });
   const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings, onWeakResult: insights.onWeakSearch });
   const system = createSystemService({ config, db, embeddings, jobs });
@@ -239,6 +241,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await jobs.stop();
     await mail.close();
     await crawl.close();
+    await changes.close();
     if (ownsEmbeddings) await embeddings.close();
     if (ownsDb) await db.close();
   });

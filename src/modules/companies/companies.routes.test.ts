@@ -47,6 +47,22 @@ describe('agent company lookup', () => {
     for (const v of Object.values(body)) if (typeof v === 'string') assert.doesNotMatch(v, /<[a-z/]/i);
   });
 
+  it('serves a changed profile at once, however the change was written', async () => {
+    const url = `/api/v1/agent/companies/${id}`;
+    const before = (await t.app.inject({ method: 'GET', url })).json();
+    await t.db.query('UPDATE companies SET phone = $2 WHERE id = $1', [id, '+49 30 7654321']);
+    const after = (await t.app.inject({ method: 'GET', url })).json();
+    assert.notEqual(before.contact.phone, after.contact.phone);
+    assert.equal(after.contact.phone, '+49 30 7654321');
+    const byUrl = (await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies/by-url/acme-plumbing.com' })).json();
+    assert.equal(byUrl.contact.phone, '+49 30 7654321');
+    await t.db.query('UPDATE companies SET phone = $2 WHERE id = $1', [id, '+49 30 1234567']);
+    assert.equal((await t.app.inject({ method: 'GET', url })).json().contact.phone, '+49 30 1234567');
+    await t.db.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [id]);
+    assert.equal((await t.app.inject({ method: 'GET', url })).statusCode, 404);
+    await t.db.query('UPDATE companies SET deleted_at = NULL WHERE id = $1', [id]);
+  });
+
   it('answers 422 for a malformed id and 404 for an unknown one', async () => {
     const bad = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies/not-a-uuid' });
     assert.equal(bad.statusCode, 422);

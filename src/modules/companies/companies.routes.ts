@@ -19,7 +19,7 @@ export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOp
       params: CompanyIdParams,
       response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
     },
-  }, async (req) => companies.toProfile(await companies.getById(req.params.company_id)));
+  }, async (req) => companies.getProfile(req.params.company_id));
 
   const byUrlSchema = {
     operationId: 'companies.getByWebsite',
@@ -29,13 +29,11 @@ export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOp
     params: WebsiteParams,
     response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
   };
-  app.get('/companies/by-url/:website_url', { schema: byUrlSchema }, async (req) =>
-    companies.toProfile(await companies.getByWebsite(req.params.website_url)),
-  );
+  app.get('/companies/by-url/:website_url', { schema: byUrlSchema }, async (req) => companies.getProfileByWebsite(req.params.website_url));
   // The same lookup when the URL is sent unencoded (its slashes split it into segments).
   app.get('/companies/by-url/*', {
     schema: { hide: true, params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }), response: byUrlSchema.response },
-  }, async (req) => companies.toProfile(await companies.getByWebsite(req.params['*'])));
+  }, async (req) => companies.getProfileByWebsite(req.params['*']));
 
   app.get('/categories', {
     schema: {

@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../platform/change-feed.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
@@ -70,9 +71,26 @@ export interface CompaniesServiceDeps {
   repo: CompaniesRepo;
   embeddings: EmbeddingProvider;
   baseUrl: string;
+  /** When exact, public profiles are kept in memory until any company changes. */
+  changes?: ChangeFeed;
 }
 
-export function createCompaniesService({ repo, embeddings, baseUrl }: CompaniesServiceDeps) {
+const PROFILE_CACHE_SIZE = 10_000;
+
+export function createCompaniesService({ repo, embeddings, baseUrl, changes }: CompaniesServiceDeps) {
+  // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
+  const profiles = new Map<string, { generation: number; profile: CompanyProfile }>();
+  async function cachedProfile(key: string, load: () => Promise<CompanyRow>, toProfile: (r: CompanyRow) => CompanyProfile): Promise<CompanyProfile> {
+    if (!changes?.exact) return toProfile(await load());
+    // Read the generation before the row: a change committed in between makes this entry stale at once.
+    const generation = changes.generation();
+    const hit = profiles.get(key);
+    if (hit && hit.generation === generation) return hit.profile;
+    const profile = toProfile(await load());
+    if (profiles.size >= PROFILE_CACHE_SIZE) profiles.clear();
+    profiles.set(key, { generation, profile });
+    return profile;
+  }
   const profileUrl = (id: string) => `${baseUrl}/api/v1/agent/companies/${id}`;
 
   function toLocation(row: CompanyRow) {
@@ -182,6 +200,17 @@ export function createCompaniesService({ repo, embeddings, baseUrl }: CompaniesS
       const row = await repo.findById(id);
       if (!row) throw notFound('Company');
       return row;
+    },
+
+    /** The public profile by id (agent API), from memory when nothing changed since it was read. */
+    getProfile(id: string): Promise<CompanyProfile> {
+      return cachedProfile(`id:${id}`, () => this.getById(id), (r) => this.toProfile(r));
+    },
+
+    /** The public profile by website (agent API), cached like getProfile. */
+    getProfileByWebsite(website: string): Promise<CompanyProfile> {
+      const domain = normalizeDomain(website) ?? website;
+      return cachedProfile(`domain:${domain}`, () => this.getByWebsite(website), (r) => this.toProfile(r));
     },
 
     async getByWebsite(website: string): Promise<CompanyRow> {
