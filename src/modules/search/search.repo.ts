@@ -162,7 +162,7 @@ export function createSearchRepo(db: Db) {
     },
 
     /** Nearest neighbours by cosine distance (HNSW); score = cosine similarity. */
-    async semanticCandidates(vector: string, filters: SearchFilters, limit: number, exactBelow = 3000): Promise<ScoredId[]> {
+    async semanticCandidates(vector: string, filters: SearchFilters, limit: number, exactBelow: number): Promise<ScoredId[]> {
       const w = whereFilters(filters, 3);
       const hasFilters = w.params.length > 0;
       if (hasFilters) {

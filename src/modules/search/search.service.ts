@@ -15,6 +15,8 @@ export interface SearchTuning {
   /** How many candidates each side contributes before fusion (keyword, semantic). */
   depth: number;
   semanticDepth: number;
+  /** Filters leaving at most this many companies are ranked by an exact scan instead of HNSW. */
+  exactScanBelow: number;
   /** BM25 saturation and length normalisation. */
   k1: number;
   b: number;
@@ -47,6 +49,7 @@ export interface SearchTuning {
 export const defaultTuning: SearchTuning = {
   depth: 200,
   semanticDepth: 100,
+  exactScanBelow: 500,
   k1: 1.2,
   b: 0.75,
   fieldWeights: [3, 2, 1, 0.5],
@@ -154,7 +157,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       useKeyword && terms.length ? keywordSide(terms, filters) : Promise.resolve({ rows: [], bound: 1 }),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
       useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
-      useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth)) : Promise.resolve([]),
+      useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth, tuning.exactScanBelow)) : Promise.resolve([]),
     ]);
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
     // match covers only a weak part of it keeps low keyword scores instead of a full 1.
