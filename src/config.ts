@@ -196,6 +196,19 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
+/** For entry points (server, worker, scripts): a bad value prints one clear line and exits 1. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 /** A config for tests: defaults plus overrides, never the process environment. */
 export function testConfig(overrides: Partial<Config> = {}, env: Env = {}): Config {
   return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', RUN_JOBS: 'false', ...env }), ...overrides };

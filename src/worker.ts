@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfigOrExit } from './config.js';
 
 /**
  * `npm run worker`: the same services as the web process with the job runner on and no HTTP
@@ -7,16 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
  * Jobs live in the database, so any number of workers and web processes share them; on
  * PGlite only one process may open the data folder, so a separate worker needs DATABASE_URL.
  */
-let config: Config;
-try {
-  config = { ...loadConfig(), runJobs: true };
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = { ...loadConfigOrExit(), runJobs: true };
 
 const app = await buildApp(config);
 await app.ready();
