@@ -147,7 +147,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const changes = await createChangeFeed(db);
   const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
-  const insights = createInsightsService({ repo: createInsightsRepo(db), embeddings, log: app.log });
+  const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log: app.log });
   const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings, onWeakResult: insights.onWeakSearch });
   const system = createSystemService({ config, db, embeddings, jobs });
   const auth = createAuthService({
@@ -180,7 +180,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const llm = createLlm(config.llm);
   const ask = createAskService({ search, companies, insights, llm, log: app.log });
-  const widget = createWidgetService({ repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log: app.log });
+  const widget = createWidgetService({
+    repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log: app.log,
+    // Crawled page text (crawl is built below; called only at request time).
+    pages: (companyId) => crawl.pagesOf(companyId),
+  });
   const tools = createToolsService({ db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: auth.companyIdsOwnedBy });
   const admin = createAdminService({ db, tools, jobs, log: app.log });
   const crawl = createCrawlService({

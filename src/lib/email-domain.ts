@@ -17,15 +17,26 @@ const FREE_MAIL = new Set([
   'web.de', 'yandex.com', 'yandex.ru', 'mail.ru', 'zoho.com', 'qq.com', '163.com', '126.com', 'tutanota.com', 'tuta.io',
   'fastmail.com', 'hey.com', 'mail.com', 'inbox.com', 't-online.de', 'orange.fr', 'free.fr', 'libero.it', 'naver.com',
 ]);
-// The package is a plain JSON list without type declarations.
-const DISPOSABLE = new Set<string>(createRequire(import.meta.url)('disposable-email-domains') as string[]);
+// The maintained list (plain JSON, no type declarations) and its wildcard list: a wildcard entry
+// covers every sub-domain, and a listed domain's sub-domains are disposable too.
+const require = createRequire(import.meta.url);
+const DISPOSABLE = new Set<string>((require('disposable-email-domains') as string[]).map((d) => d.toLowerCase()));
+const DISPOSABLE_WILDCARD = new Set<string>((require('disposable-email-domains/wildcard.json') as string[]).map((d) => d.toLowerCase()));
 
 export function emailDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).trim().toLowerCase().replace(/\.+$/, '');
 }
 
+/** True for a listed domain, and for any sub-domain of a listed or wildcard-listed one. */
 export function isDisposableDomain(domain: string): boolean {
-  return DISPOSABLE.has(domain);
+  const d = domain.toLowerCase();
+  if (DISPOSABLE.has(d)) return true;
+  const parts = d.split('.');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const suffix = parts.slice(i).join('.');
+    if (DISPOSABLE_WILDCARD.has(suffix) || (i > 0 && DISPOSABLE.has(suffix))) return true;
+  }
+  return false;
 }
 
 export function isFreeMailDomain(domain: string): boolean {

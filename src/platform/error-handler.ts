@@ -126,7 +126,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(500).send({ detail: 'Internal server error' });
   });
 
-  // Rate-limited upstream by the global limiter: probing for valid URLs is cheap to do and cheap to refuse.
+  // Unknown routes: a plain 404 in the same {detail} shape as every other error.
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({ detail: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });

@@ -20,6 +20,12 @@ export interface JobDefinition<T extends object> {
 export interface Jobs {
   define<T extends object>(def: JobDefinition<T>): void;
   send<T extends object>(name: string, data: T, options?: { singletonKey?: string; startAfterSeconds?: number; id?: string }): Promise<string | null>;
+  /**
+   * Runs a defined queue on a cron expression (UTC), e.g. '17 3 * * *'. Call at build time after
+   * `define`; the schedule is stored in the database on start, so it fires once per occurrence
+   * however many processes run, and the job goes to whichever process works that queue.
+   */
+  schedule(name: string, cron: string): void;
   start(options: { work: boolean }): Promise<void>;
   stop(): Promise<void>;
   isRunning(): boolean;
@@ -32,6 +38,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
     : new PgBoss({ db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await db.query(text, values) }) }, schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
   const definitions = new Map<string, JobDefinition<object>>();
+  const schedules = new Map<string, string>();
   let running = false;
 
   return {
@@ -47,6 +54,10 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
         ...(options.id ? { id: options.id } : {}),
       });
     },
+    schedule(name, cron) {
+      if (!definitions.has(name)) throw new Error(`unknown job queue ${name}`);
+      schedules.set(name, cron);
+    },
     async start({ work }) {
       await boss.start();
       for (const def of definitions.values()) {
@@ -56,6 +67,10 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
           retryBackoff: true,
           expireInSeconds: def.expireInSeconds ?? 15 * 60,
         });
+        // Upsert: restarts and extra processes rewrite the same row. Runs missed while no process
+        // was up are sent once by the next cron pass rather than skipped.
+        const cron = schedules.get(def.name);
+        if (cron) await boss.schedule(def.name, cron, null, { tz: 'UTC', missed: 'once' });
         if (!work) continue;
         const concurrency = def.concurrency ?? 1;
         await boss.work<object>(def.name, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, async (jobs) => {

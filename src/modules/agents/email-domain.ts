@@ -1,30 +1,11 @@
-import { createRequire } from 'node:module';
 import dns from 'node:dns/promises';
 
 /**
- * Email address checks for agent registration: no disposable inboxes (the maintained
- * `disposable-email-domains` list, including its wildcard list), and optionally a domain that
+ * Email address checks for agent registration: no disposable inboxes (src/lib/email-domain.ts,
+ * the maintained `disposable-email-domains` list with its wildcards), and optionally a domain that
  * accepts mail (an MX record, or an A/AAAA record as RFC 5321's implicit MX).
  */
-const require = createRequire(import.meta.url);
-const exact = new Set<string>((require('disposable-email-domains') as string[]).map((d) => d.toLowerCase()));
-const wildcard = new Set<string>((require('disposable-email-domains/wildcard.json') as string[]).map((d) => d.toLowerCase()));
-
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
-}
-
-/** True for a listed domain, and for any sub-domain of a wildcard-listed one. */
-export function isDisposableDomain(domain: string): boolean {
-  const d = domain.toLowerCase();
-  if (exact.has(d)) return true;
-  const parts = d.split('.');
-  for (let i = 0; i < parts.length - 1; i++) {
-    const suffix = parts.slice(i).join('.');
-    if (wildcard.has(suffix) || (i > 0 && exact.has(suffix))) return true;
-  }
-  return false;
-}
+export { emailDomain, isDisposableDomain } from '../../lib/email-domain.js';
 
 /** The DNS calls the check needs; tests pass a fake. */
 export interface MailDnsResolver {

@@ -1,12 +1,15 @@
 import { CATEGORY_TOPICS, OTHER_TOPIC, topicFor } from '../../lib/insight-topics.js';
 import { toPlainLine } from '../../lib/text.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import type { Jobs } from '../../platform/jobs.js';
 import type { WeakSearchEvent } from '../search/search.service.js';
 import type { InsightReason, InsightSource, InsightsRepo, InsightWrite } from './insights.repo.js';
 
 /** Insight rows older than this are deleted (documented in the insights route description). */
 export const INSIGHT_RETENTION_DAYS = 180;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
+/** Daily retention purge; scheduled in the database so it runs wherever jobs are worked (web or `npm run worker`). */
+export const INSIGHT_PURGE_QUEUE = 'insights.purge';
+const PURGE_CRON = '17 3 * * *';
 const EXAMPLES_PER_CATEGORY = 5;
 /** Minimum cosine similarity between a question and a category description to take that category. */
 const CATEGORY_SIMILARITY = 0.35;
@@ -23,10 +26,11 @@ export interface InsightEvent {
 
 export interface InsightsServiceDeps {
   repo: InsightsRepo;
+  /** Runs the daily retention purge. */
+  jobs: Jobs;
   /** Optional: places questions no keyword rule recognises into the nearest directory category. */
   embeddings?: EmbeddingProvider;
-  log?: { warn: (obj: object, msg: string) => void };
-  now?: () => number;
+  log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void };
 }
 
 function cosine(a: number[], b: number[]): number {
@@ -35,10 +39,18 @@ function cosine(a: number[], b: number[]): number {
   return dot; // both unit length
 }
 
-export function createInsightsService({ repo, embeddings, log, now = Date.now }: InsightsServiceDeps) {
-  let lastPurge = 0;
+export function createInsightsService({ repo, jobs, embeddings, log }: InsightsServiceDeps) {
   const pending = new Set<Promise<void>>();
   let categoryVectors: Promise<[string, number[]][]> | undefined;
+
+  async function purge(): Promise<number> {
+    const deleted = await repo.purgeOlderThan(INSIGHT_RETENTION_DAYS);
+    if (deleted) log?.info?.({ deleted }, 'old insight questions deleted');
+    return deleted;
+  }
+  // Idempotent, so a retry or a duplicate run is harmless.
+  jobs.define({ name: INSIGHT_PURGE_QUEUE, retryLimit: 3, handler: async () => { await purge(); } });
+  jobs.schedule(INSIGHT_PURGE_QUEUE, PURGE_CRON);
 
   /** Deterministic topic: keyword rules first, then (directory questions) the nearest category by embedding. */
   async function topic(question: string, source: InsightSource): Promise<string> {
@@ -71,10 +83,6 @@ export function createInsightsService({ repo, embeddings, log, now = Date.now }:
     const ids = [...new Set(event.companyIds)];
     const rows: InsightWrite[] = (ids.length ? ids : [null]).map((company_id) => ({ company_id, category, question, source: event.source, reason: event.reason }));
     await repo.insertMany(rows);
-    if (now() - lastPurge > PURGE_EVERY_MS) {
-      lastPurge = now();
-      await repo.purgeOlderThan(INSIGHT_RETENTION_DAYS);
-    }
   }
 
   /** Fire-and-forget: never throws, never delays the caller's answer. */
@@ -141,7 +149,7 @@ export function createInsightsService({ repo, embeddings, log, now = Date.now }:
       return { tool_id: companyId, category: category.trim(), deleted };
     },
 
-    purge: () => repo.purgeOlderThan(INSIGHT_RETENTION_DAYS),
+    purge,
   };
 }
 

@@ -1,6 +1,14 @@
 import type { Queryable } from '../../platform/db.js';
 import type { CrawlEvent } from './crawl.engine.js';
 
+/** A crawled page's readable text, as stored for the company (company_pages). */
+export interface StoredPage {
+  url: string;
+  title: string;
+  text: string;
+  crawled_at: Date;
+}
+
 export type CrawlStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 export type RequestedBy = 'user' | 'admin' | 'magic_link' | 'system';
 
@@ -120,6 +128,30 @@ export function createCrawlRepo(db: Queryable) {
       const rows = await db.query<CrawlJobRow>(`SELECT ${LIST_COLUMNS}, '[]'::jsonb AS events FROM crawl_jobs ${where} ORDER BY id DESC LIMIT $1 OFFSET $2`, params);
       const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM crawl_jobs ${q.status ? 'WHERE status = $1' : ''}`, q.status ? [q.status] : []);
       return { rows, total: total[0]!.n };
+    },
+
+    /**
+     * Replaces the company's stored pages with these (one statement, so readers never see an
+     * empty set): pages no longer crawled are deleted, the others inserted or updated.
+     * URLs must be unique within `pages`.
+     */
+    async replacePages(companyId: string, pages: { url: string; title: string; text: string }[]): Promise<void> {
+      await db.query(
+        `WITH gone AS (DELETE FROM company_pages WHERE company_id = $1 AND NOT (url = ANY ($2::text[])))
+         INSERT INTO company_pages (company_id, url, position, title, text, crawled_at)
+         SELECT $1, p.url, p.ord::int - 1, p.title, p.text, now()
+         FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS p (url, title, text, ord)
+         ON CONFLICT (company_id, url) DO UPDATE
+           SET position = EXCLUDED.position, title = EXCLUDED.title, text = EXCLUDED.text, crawled_at = EXCLUDED.crawled_at`,
+        [companyId, pages.map((p) => p.url), pages.map((p) => p.title), pages.map((p) => p.text)],
+      );
+    },
+
+    async pagesOf(companyId: string, limit = 500): Promise<StoredPage[]> {
+      return db.query<StoredPage>(
+        `SELECT url, title, text, crawled_at FROM company_pages WHERE company_id = $1 ORDER BY position, url LIMIT $2`,
+        [companyId, limit],
+      );
     },
 
     async stats(hours: number) {

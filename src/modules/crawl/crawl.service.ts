@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { emailMayClaimWebsite } from '../../lib/email-domain.js';
 import type { Resolver } from '../../lib/ssrf.js';
-import { toPlainLine } from '../../lib/text.js';
+import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { BearerPrincipal } from '../../platform/auth.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
@@ -13,6 +13,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { assembleMaterial, createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
 import { createEngine, HostPacer, type CrawlEvent, type Engine } from './crawl.engine.js';
 import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
+import type { ExtractedPage } from '../../lib/extract.js';
 import type { CrawlJobRow, CrawlRepo, RequestedBy } from './crawl.repo.js';
 import type { CrawlJobView, CrawlRequest } from './crawl.schemas.js';
 
@@ -87,6 +88,23 @@ export function parseTarget(input: string): { url: string; domain: string } {
   if (!domain) throw invalid(['body', 'url'], 'Input should be a valid website URL or domain', input, 'url_parsing');
   u.hash = '';
   return { url: u.href, domain };
+}
+
+/** Stored text per page is capped: enough for answers, bounded storage per company. */
+export const PAGE_TEXT_MAX_CHARS = 20_000;
+
+/** The pages worth storing for a company: readable plain text, one row per URL, at most `max`. */
+export function pagesToStore(pages: ExtractedPage[], max: number): { url: string; title: string; text: string }[] {
+  const seen = new Set<string>();
+  const out: { url: string; title: string; text: string }[] = [];
+  for (const p of pages) {
+    if (out.length >= max) break;
+    const text = toPlainText(p.text).slice(0, PAGE_TEXT_MAX_CHARS).trim();
+    if (!text || p.scriptShell || seen.has(p.url)) continue;
+    seen.add(p.url);
+    out.push({ url: p.url.slice(0, 2000), title: toPlainLine(p.title).slice(0, 300), text });
+  }
+  return out;
 }
 
 class CrawlFailure extends Error {
@@ -197,12 +215,15 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       logo_url: profile.logo_url,
       founded_year: profile.founded_year,
     });
+    // The widget answers from these: the company's stored pages become exactly this crawl's pages.
+    const stored = pagesToStore(outcome.pages, config.crawl.maxPages);
+    await repo.replacePages(saved.row.id, stored);
     const changes = Object.entries(saved.changes).map(([field, c]) => ({ field, before: c.before, after: c.after }));
     hooks.event({
       at: new Date().toISOString(),
       stage: 'save',
       message: `company ${saved.outcome}`,
-      data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept },
+      data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept, pages_stored: stored.length },
     });
     return { saved, changes, outcome, profile };
   }
@@ -407,6 +428,11 @@ export function createCrawlService(deps: CrawlServiceDeps) {
         avg_pages_fetched: s.avgPages === null ? null : Math.round(s.avgPages * 100) / 100,
         top_errors: s.errors.map((e) => ({ kind: e.kind, count: e.n, example: e.example ?? '' })),
       };
+    },
+
+    /** The readable text of the company's pages from its latest crawl (crawl order; [] when never crawled). */
+    async pagesOf(companyId: string): Promise<{ url: string; title: string; text: string }[]> {
+      return (await repo.pagesOf(companyId, config.crawl.maxPages)).map((p) => ({ url: p.url, title: p.title, text: p.text }));
     },
 
     /** Crawls without saving (bench, diagnostics). */
