@@ -74,6 +74,8 @@ export interface AppDeps {
   mailDns?: MailDnsResolver;
   /** DNS for the crawler's fetcher; tests make fixture host names resolve to 127.0.0.1. */
   crawlResolver?: Resolver;
+  /** Where log lines go (tests read them to check redaction); stdout by default. */
+  logStream?: { write(line: string): void };
 }
 
 export interface Services {
@@ -113,7 +115,7 @@ declare module 'fastify' {
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, deps.logStream),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();

@@ -9,8 +9,9 @@ export function redactUrl(url: string): string {
 }
 
 /** pino options: request ids, secret headers and query values redacted. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {
+    ...(stream ? { stream } : {}),
     level: config.logLevel,
     redact: {
       paths: [

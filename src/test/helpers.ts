@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from '../app.js';
+import { buildApp, type AppDeps } from '../app.js';
 import { testConfig, type Config } from '../config.js';
 import { migrate, openDb, type Db } from '../platform/db.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../platform/embeddings/embeddings.js';
@@ -58,10 +58,10 @@ export interface TestContext {
 }
 
 /** A whole app on a fresh store, called with app.inject (no port). */
-export async function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
+export async function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, deps: Omit<AppDeps, 'db' | 'embeddings'> = {}): Promise<TestContext> {
   const { db, drop } = await createTestDb();
   const config = testConfig(overrides, env);
-  const app = await buildApp(config, { db, embeddings: testEmbeddings() });
+  const app = await buildApp(config, { ...deps, db, embeddings: testEmbeddings() });
   await app.ready();
   return {
     app,

@@ -50,7 +50,7 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
       description:
         'Unanswered or poorly answered questions that concern this company (searches and asks where it came up only as a weak match or where nothing fit, ' +
         'and questions to its chat widget that its profile could not answer), grouped into categories (topics) with counts, recent examples and last seen. ' +
-        'Only the question text is stored, nothing about who asked; questions are deleted after 180 days. Owner of the company or administrator.',
+        'Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. Owner of the company or administrator.',
       params: ToolIdParams,
       querystring: InsightsQuerySchema,
       security: [{ OAuth2PasswordBearer: [] }],

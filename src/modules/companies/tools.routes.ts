@@ -13,6 +13,7 @@ import {
   EditHistorySchema,
   FeaturedQuery,
   LogoResponseSchema,
+  LogoUploadBodySchema,
   RecentQuery,
   ToolIdParams,
   ToolListQuery,
@@ -128,6 +129,9 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
 
   app.post('/:tool_id/logo', {
     onRequest: manager,
+    // The body schema is added to the OpenAPI document only; a route `body` schema would make Fastify
+    // validate req.body, which the multipart plugin leaves empty (the file is streamed by the handler).
+    config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: LogoUploadBodySchema }, url }) },
     schema: {
       operationId: 'tools.uploadLogo', tags, summary: 'Upload a logo (owner or admin)', security: bearer,
       consumes: ['multipart/form-data'],

@@ -185,6 +185,14 @@ export const DeleteResponseSchema = Type.Object({
   deleted_at: Timestamp,
 });
 
+/**
+ * The logo upload's multipart body, for the OpenAPI document only: the handler reads the file stream
+ * itself (size limit while streaming), so Fastify never validates this body.
+ */
+export const LogoUploadBodySchema = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The logo: PNG, JPEG, WebP or SVG (recognised by content), at most 2 MB and 4096×4096 px' }),
+}, { required: ['file'] });
+
 export const LogoResponseSchema = Type.Object({
   logo_url: Type.String({ description: 'Stable public URL of the normalised logo' }),
   content_type: Type.String(),

@@ -65,6 +65,44 @@ function contentWords(text: string): string[] {
 /** A cheap stem: words match when they share their first five letters (deliver/delivery, repair/repairs). */
 const stem = (w: string) => w.slice(0, 5);
 
+/**
+ * Page text for the model prompt: instruction-like sentences dropped (page text is untrusted, as
+ * profile text), the pages that share most words with the question first, and from a long page
+ * its opening plus its sentences that match the question (a fact deep in a page still reaches
+ * the model). At most 8 pages of about 3000 characters.
+ */
+export function pageExcerpts(question: string, pages: WidgetPage[], maxPages = 8, maxChars = 3000): WidgetPage[] {
+  const words = new Set(contentWords(question).map(stem));
+  const hits = (s: string) => new Set(contentWords(s).map(stem).filter((w) => words.has(w))).size;
+  return pages
+    .map((p, i) => {
+      const sentences = (dropInstructionLike(p.text).match(/[^.!?\n]+[.!?]*\s*/g) ?? []).map((t) => t.trim()).filter(Boolean);
+      const scored = sentences.map((t, j) => ({ t, j, n: hits(t) }));
+      const score = scored.reduce((n, x) => n + x.n, 0);
+      let text = sentences.join(' ');
+      if (text.length > maxChars) {
+        const keep = new Set<number>();
+        let used = 0;
+        // The page's opening (about half the budget), then the best-matching sentences.
+        for (const x of scored) {
+          if (used + x.t.length > maxChars / 2) break;
+          keep.add(x.j);
+          used += x.t.length + 1;
+        }
+        for (const x of scored.filter((x) => x.n > 0 && !keep.has(x.j)).sort((a, b) => b.n - a.n || a.j - b.j)) {
+          if (used + x.t.length > maxChars) continue;
+          keep.add(x.j);
+          used += x.t.length + 1;
+        }
+        text = scored.filter((x) => keep.has(x.j)).map((x) => x.t).join(' ');
+      }
+      return { page: { url: p.url, title: p.title, text: text.slice(0, maxChars) }, score, i };
+    })
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, maxPages)
+    .map((x) => x.page);
+}
+
 export const WIDGET_SYSTEM_PROMPT = (company: string) =>
   [
     `You are the assistant in the chat window on the website of ${company}. You answer visitors' questions about ${company}.`,
@@ -188,8 +226,8 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
     return { answer: parts.join(' '), answered: true };
   }
 
-  async function answerWithModel(messages: WidgetChatRequest['messages'], c: CompanyRow, pageTexts: WidgetPage[]) {
-    const data = { profile: companyFacts(c), pages: pageTexts.slice(0, 8).map((p) => ({ url: p.url, title: p.title, text: p.text.slice(0, 3000) })) };
+  async function answerWithModel(messages: WidgetChatRequest['messages'], c: CompanyRow, pageTexts: WidgetPage[], question: string) {
+    const data = { profile: companyFacts(c), pages: pageExcerpts(question, pageTexts) };
     const out = await llm!.completeJson({
       schemaName: 'widget_answer',
       schema: WidgetModelOutputSchema,
@@ -281,7 +319,7 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
       const grounding = useProfile ? company : { ...company, description: '', services: [], keywords: [] };
       let result: { answer: string; answered: boolean } | undefined;
       if (llm) {
-        result = await answerWithModel(body.messages, grounding, pageTexts).catch((err: unknown) => {
+        result = await answerWithModel(body.messages, grounding, pageTexts, question).catch((err: unknown) => {
           log?.warn({ err }, 'widget: language model failed, answering from the profile');
           return undefined;
         });
