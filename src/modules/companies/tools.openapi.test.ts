@@ -25,5 +25,4 @@ describe('OpenAPI: logo upload', () => {
     assert.equal(schema.properties.file.type, 'string');
     assert.equal(schema.properties.file.format, 'binary');
   });
-
 });
