@@ -77,28 +77,28 @@ export type ToolUpdate = Static<typeof ToolUpdateSchema>;
 
 const Timestamp = Type.String({ format: 'date-time' });
 
+/** Fields every dashboard view of a company carries (lists and the detail page). */
+const toolCoreProperties = {
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  website_url: Type.String(),
+  domain: Type.String(),
+  category: Type.String(),
+  industry: Type.String(),
+  description: Type.String({ description: 'Plain text' }),
+  location: Type.Ref('Location'),
+  service_type: ServiceTypeSchema,
+  keywords: Type.Array(Type.String()),
+  services: Type.Array(Type.String()),
+  is_verified: Type.Boolean(),
+  is_featured: Type.Boolean(),
+  logo_url: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
 /** A company in dashboard lists (my-tools, listings, recent, featured). */
-export const ToolResponseSchema = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    website_url: Type.String(),
-    domain: Type.String(),
-    category: Type.String(),
-    industry: Type.String(),
-    description: Type.String({ description: 'Plain text' }),
-    location: Type.Ref('Location'),
-    service_type: ServiceTypeSchema,
-    keywords: Type.Array(Type.String()),
-    services: Type.Array(Type.String()),
-    is_verified: Type.Boolean(),
-    is_featured: Type.Boolean(),
-    logo_url: Type.Union([Type.String(), Type.Null()]),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'ToolResponse' },
-);
+export const ToolResponseSchema = Type.Object(toolCoreProperties, { $id: 'ToolResponse' });
 export type ToolResponse = Static<typeof ToolResponseSchema>;
 
 export const SubscriptionSchema = Type.Object(
@@ -118,37 +118,22 @@ export type Subscription = Static<typeof SubscriptionSchema>;
 /** The full company for its detail and edit pages. */
 export const ToolDetailResponseSchema = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    website_url: Type.String(),
-    domain: Type.String(),
-    category: Type.String(),
-    industry: Type.String(),
-    description: Type.String({ description: 'Plain text' }),
-    location: Type.Ref('Location'),
+    ...toolCoreProperties,
     country: Type.String(),
     city: Type.String(),
     address: Type.String(),
-    service_type: ServiceTypeSchema,
-    keywords: Type.Array(Type.String()),
-    services: Type.Array(Type.String()),
     languages: Type.Array(Type.String({ description: 'ISO 639-1' })),
     contact_email: Type.Union([Type.String(), Type.Null()]),
     phone: Type.Union([Type.String(), Type.Null()]),
     social_links: Type.Record(Type.String(), Type.String()),
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
-    logo_url: Type.Union([Type.String(), Type.Null()]),
-    is_verified: Type.Boolean(),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
-    is_featured: Type.Boolean(),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),
     owner_edited_fields: Type.Array(Type.String(), { description: 'Fields set by hand; a re-crawl keeps them. Empty on the public view' }),
     ai_edit_undo_available: Type.Boolean({ description: 'POST .../ai-edit/undo would restore a snapshot. False on the public view' }),
     editable_fields: Type.Array(Type.String(), { description: 'Fields PUT /api/tools/{tool_id} accepts' }),
     source: Type.String({ description: 'Where the profile came from: import, seed, crawl, owner' }),
     profile_url: Type.String({ description: 'The agent API view of this company' }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
   },
   { $id: 'ToolDetailResponse' },
 );
