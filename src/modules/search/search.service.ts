@@ -6,7 +6,7 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { canonicalCategory } from '../companies/companies.service.js';
 import type { CompanySummary } from '../companies/companies.schemas.js';
-import type { SearchFilters, SearchRepo } from './search.repo.js';
+import type { CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
@@ -116,8 +116,8 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   }
 
   /** BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. */
-  async function keywordSide(terms: string[], filters: SearchFilters) {
-    const [stats, lexemes] = await Promise.all([repo.corpusStats(), repo.termLexemes(terms, tuning.prefixMinLength)]);
+  async function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats) {
+    const lexemes = await repo.termLexemes(terms, tuning.prefixMinLength);
     const n = Math.max(stats.docs, 1);
     const present = lexemes.filter((l) => l.df > 0);
     if (present.length === 0) return { rows: [], bound: 1 };
@@ -149,12 +149,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   }
 
   /** Ranked candidates for a text query (the whole fused list, best first). */
-  async function rank(text: string, filters: SearchFilters, mode: SearchMode) {
+  async function rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
     const terms = queryTerms(text);
     const useKeyword = mode !== 'semantic';
     const useSemantic = mode !== 'keyword';
     const [kw, names, sem] = await Promise.all([
-      useKeyword && terms.length ? keywordSide(terms, filters) : Promise.resolve({ rows: [], bound: 1 }),
+      useKeyword && terms.length ? keywordSide(terms, filters, stats) : Promise.resolve({ rows: [], bound: 1 }),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
       useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
       useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth, tuning.exactScanBelow)) : Promise.resolve([]),
@@ -200,21 +200,23 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const text = (q.q ?? '').trim();
     const filters = resolveFilters(q);
     const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, limit, offset]);
-    const { version } = await repo.corpusStats();
+    // One read serves both the cache check and the BM25 corpus size of a fresh computation.
+    const stats = await repo.corpusStats();
+    const { version } = stats;
     const hit = answers.get(key);
     if (hit && hit.version === version) {
       answers.delete(key);
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await compute(text, filters, mode, limit, offset);
+    const fresh = await compute(text, filters, mode, limit, offset, stats);
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
     return fresh;
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number): Promise<{ result: SearchResult; bestSimilarity: number }> {
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats): Promise<{ result: SearchResult; bestSimilarity: number }> {
     if (!text) {
       const { rows, total } = await repo.browse(filters, limit, offset);
       const result = {
@@ -227,7 +229,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       };
       return { result, bestSimilarity: 0 };
     }
-    const ranked = await rank(text, filters, mode);
+    const ranked = await rank(text, filters, mode, stats);
     const page = ranked.slice(offset, offset + limit);
     const rows = await companies.findManyByIds(page.map((p) => p.id));
     const byId = new Map(rows.map((r) => [r.id, r]));
