@@ -6,9 +6,12 @@ import { migrate, openDb, type Db } from './platform/db.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
 import { createChangeFeed } from './platform/change-feed.js';
 import { createGuards, refuseAll, type AuthVerifiers, type Guards } from './platform/auth.js';
-import { registerErrorHandling } from './platform/error-handler.js';
+import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
+import { registerInputBounds } from './platform/input-bounds.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
 import { createJobs, type Jobs } from './platform/jobs.js';
+import { registerMetrics } from './platform/metrics.js';
 import { createLlm, type LlmClient } from './platform/llm.js';
 import { createMailer, type MailService } from './platform/mail.js';
 import { loggerOptions } from './platform/logging.js';
@@ -65,6 +68,10 @@ import { createCrawlRepo } from './modules/crawl/crawl.repo.js';
 import { crawlRoutes } from './modules/crawl/crawl.routes.js';
 import { crawlSchemas } from './modules/crawl/crawl.schemas.js';
 import { createCrawlService, type CrawlService } from './modules/crawl/crawl.service.js';
+import { paymentsModule, type PaymentsService } from './modules/payments/index.js';
+import { scansModule, type ScansService } from './modules/scans/index.js';
+import { siteModule } from './modules/site/index.js';
+import { webRoutes } from './modules/web/web.routes.js';
 
 export interface AppDeps {
   /** Supplied by tests to share one store; otherwise opened from config and closed with the app. */
@@ -101,7 +108,12 @@ export interface Services {
   tools: ToolsService;
   admin: AdminService;
   crawl: CrawlService;
+  payments: PaymentsService;
+  scans: ScansService;
 }
+
+/** The services every module may build on; the newer modules (payments, scans, site) receive these. */
+export type CoreServices = Omit<Services, 'payments' | 'scans'>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -123,6 +135,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A 2,000-character CJK query is about 18 KB once encoded: headers may take 64 KB (Node's default is 16 KB).
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -131,6 +148,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
 
   registerErrorHandling(app);
+  registerInputBounds(app);
+  registerSecurityHeaders(app);
   for (const schema of [ErrorSchema, ValidationErrorSchema, LocationSchema, CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, HealthSchema, DeepHealthSchema, PublicConfigSchema]) {
     app.addSchema(schema);
   }
@@ -142,6 +161,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const ownsEmbeddings = !deps.embeddings;
   const embeddings = deps.embeddings ?? createEmbeddingProvider(config.embeddings);
   const jobs = createJobs(db, app.log);
+  registerMetrics(app, { jobs, token: config.metricsToken });
 
   const verifiers: AuthVerifiers = { ...refuseAll };
   const guards = createGuards(verifiers);
@@ -164,6 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     repo: createAgentsRepo(db),
     serviceName: config.serviceName,
     baseUrl: config.baseUrl,
+    mail,
     checkMx: config.emailCheckMx,
     ...(deps.mailDns ? { dns: deps.mailDns } : {}),
   });
@@ -206,20 +227,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     mcpConfig: () => mcp.mcpConfig(),
   });
 
-  const services: Services = { config, db, embeddings, jobs, mail, auth, verifiers, guards, companies, search, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl };
+  const core: CoreServices = { config, db, embeddings, jobs, mail, auth, verifiers, guards, companies, search, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl };
+  // The newer modules build their service and register their own routes, in dependency order.
+  const payments = await paymentsModule(app, core);
+  const scans = await scansModule(app, { ...core, payments });
+  await siteModule(app, { ...core, payments, scans });
+  const services: Services = { ...core, payments, scans };
   app.decorate('services', services);
 
   await app.register(systemRoutes, { prefix: '/api', system });
   for (const schema of authSchemas) app.addSchema(schema);
   for (const schema of crawlSchemas) app.addSchema(schema);
-  await app.register(authRoutes, { prefix: '/api/auth', auth, guards, serviceName: config.serviceName });
-  await app.register(adminAuthRoutes, { prefix: '/api/admin', auth, guards, serviceName: config.serviceName });
-  if (config.nodeEnv !== 'production') await app.register(devMailboxRoutes, { prefix: '/dev', mail });
+  await app.register(authRoutes, { prefix: '/api/auth', auth, guards, serviceName: config.serviceName, baseUrl: config.baseUrl });
+  await app.register(adminAuthRoutes, { prefix: '/api/admin', auth, guards, serviceName: config.serviceName, baseUrl: config.baseUrl });
+  // Only where mail cannot be delivered anyway, never in production (the route also refuses non-loopback callers).
+  if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxRoutes, { prefix: '/dev', mail });
   for (const schema of [...agentsSchemas, ...proposalsSchemas]) app.addSchema(schema);
   for (const schema of [...askSchemas, ...widgetSchemas]) app.addSchema(schema);
   await app.register(async (agent) => {
     await registerAgentRateLimit(agent, { config, isWellFormedKey: agents.isWellFormedKey });
-    await agent.register(agentsRoutes, { agents, guards });
+    await agent.register(agentsRoutes, { agents, guards, baseUrl: config.baseUrl });
     await agent.register(agentProposalsRoutes, { proposals, guards });
     await agent.register(searchRoutes, { search });
     await agent.register(askAgentRoutes, { ask });
@@ -237,6 +264,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(widgetScriptRoutes);
   await app.register(adminRoutes, { prefix: '/api/tools/admin', tools, admin, guards });
   await app.register(crawlRoutes, { prefix: '/api/crawl', crawl, guards });
+  await app.register(webRoutes, {});
 
   app.addHook('onReady', async () => {
     await jobs.start({ work: config.runJobs });

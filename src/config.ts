@@ -46,6 +46,8 @@ export interface Config {
   magicLinkTtlMinutes: number;
   emailCheckMx: boolean;
   redisUrl: string | undefined;
+  /** Bearer token that lets a remote Prometheus scrape /metrics (loopback callers need none). */
+  metricsToken: string | undefined;
   rateLimit: {
     agentPerMinute: number;
     ipPerMinute: number;
@@ -119,10 +121,17 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: st
   return raw;
 }
 
+function secretOf(env: Env, name: string, minLength: number): string | undefined {
+  const v = optional(env, name);
+  if (v !== undefined && v.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
+  return v;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const);
   const port = int(env, 'PORT', 8000, 0, 65535);
-  const host = str(env, 'HOST', '0.0.0.0');
+  // Loopback by default: a fresh `npm start` is reachable only from this machine. Deployments set HOST=0.0.0.0.
+  const host = str(env, 'HOST', '127.0.0.1');
   const serviceName = str(env, 'SERVICE_NAME', 'agentpages');
   if (!/^[a-z][a-z0-9-]{1,31}$/.test(serviceName)) {
     throw new ConfigError(`SERVICE_NAME must be a lowercase slug (letters, digits, dashes; 2-32 chars), got "${serviceName}"`);
@@ -174,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     magicLinkTtlMinutes: int(env, 'MAGIC_LINK_TTL_MINUTES', 15, 1, 1440),
     emailCheckMx: bool(env, 'EMAIL_CHECK_MX', nodeEnv === 'production'),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    metricsToken: secretOf(env, 'METRICS_TOKEN', 16),
     rateLimit: {
       agentPerMinute: int(env, 'RATE_LIMIT_AGENT_PER_MINUTE', 120, 1, 1_000_000),
       ipPerMinute: int(env, 'RATE_LIMIT_IP_PER_MINUTE', 300, 1, 1_000_000),

@@ -134,8 +134,8 @@ const CLEARED: Record<string, unknown> = {
   languages: [],
 };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const alternation = (words: string[]) => [...words].sort((a, b) => b.length - a.length).map(escape).join('|');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const alternation = (words: string[]) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 const FIELD = `(${alternation([...Object.keys(FIELD_ALIASES), ...Object.keys(PROTECTED_ALIASES)])})`;
 const LIST = `(${alternation(Object.keys(LIST_ALIASES))})s?`;
 const LISTS = `(${alternation(Object.keys(LIST_ALIASES).map((w) => `${w}s`))})`;

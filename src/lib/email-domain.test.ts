@@ -16,6 +16,15 @@ describe('email domain vs website domain', () => {
     assert.equal(emailMayClaimWebsite('x@mailinator.com', 'mailinator.com'), false);
   });
 
+  it('never treats IP literals, numeric or single-label hosts as claimable (issue 11 finding 7)', () => {
+    assert.equal(emailMayClaimWebsite('a@0.0.1', '127.0.0.1'), false);
+    assert.equal(emailMayClaimWebsite('a@0.0.1', '10.0.0.1'), false);
+    assert.equal(emailMayClaimWebsite('a@[127.0.0.1]', '127.0.0.1'), false);
+    assert.equal(emailMayClaimWebsite('a@localhost', 'localhost'), false);
+    assert.equal(emailMayClaimWebsite('a@acme.123', 'shop.acme.123'), false);
+    assert.equal(emailMayClaimWebsite('a@acme.com', 'shop.acme.com'), true);
+  });
+
   it('derives a readable name', () => {
     assert.equal(nameFromDomain('acme-tools.co.uk'), 'Acme Tools');
     assert.equal(nameFromDomain('shop.acme.com'), 'Shop Acme');

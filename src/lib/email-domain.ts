@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isIpLiteral } from './ssrf.js';
 
 /**
  * Rules for "the email domain must match the website domain" (spec section 5).
@@ -43,10 +44,21 @@ export function isFreeMailDomain(domain: string): boolean {
   return FREE_MAIL.has(domain) || /^(yahoo|hotmail|outlook|live)\.[a-z.]+$/.test(domain);
 }
 
+/**
+ * A host name a company can own: at least two labels and a top-level label that starts with a
+ * letter (so no IP literal, no numeric host such as 0.0.1, no single label such as localhost).
+ */
+export function isRegistrableHost(host: string): boolean {
+  if (isIpLiteral(host)) return false;
+  const labels = host.split('.');
+  return labels.length >= 2 && labels.every((l) => /^[a-z0-9-]{1,63}$/.test(l)) && /^(?:[a-z][a-z0-9-]*|xn--[a-z0-9-]+)$/.test(labels[labels.length - 1]!);
+}
+
 /** Whether an address at emailDomain may claim the website at websiteDomain (both lower case, no www.). */
 export function emailMayClaimWebsite(email: string, websiteDomain: string): boolean {
   const d = emailDomain(email).replace(/^www\./, '');
   if (!d || isFreeMailDomain(d) || isDisposableDomain(d)) return false;
+  if (!isRegistrableHost(d) || !isRegistrableHost(websiteDomain)) return false;
   return websiteDomain === d || websiteDomain.endsWith(`.${d}`);
 }
 

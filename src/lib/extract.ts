@@ -87,7 +87,7 @@ export function socialNetwork(url: string): string | undefined {
 
 const EMAIL_RE = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,24}/gi;
 // International or national numbers with at least 7 digits; separators space . - / ( ).
-const PHONE_RE = /(?:\+|00)?\d[\d\s().\/-]{6,20}\d/g;
+const PHONE_RE = /(?:\+|00)?\d[\d\s()./-]{6,20}\d/g;
 const BOILERPLATE = 'script, style, noscript, template, svg, iframe, nav, header, footer, form, button, select, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], [hidden]';
 const COOKIE_RE = /cookie|consent|gdpr|banner|popup|modal|newsletter/i;
 
@@ -202,7 +202,7 @@ export function findPhones(text: string): string[] {
     if (/^\d{4}[-/.]\d{2}[-/.]\d{2}$/.test(raw) || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw)) continue;
     if (/^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
     // a plain run of digits without + or separators is more likely an id than a phone
-    if (!/[+\s().\/-]/.test(raw) && !raw.startsWith('0')) continue;
+    if (!/[+\s()./-]/.test(raw) && !raw.startsWith('0')) continue;
     out.push(raw.replace(/\s+/g, ' '));
   }
   return out;

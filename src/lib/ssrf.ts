@@ -11,6 +11,8 @@ import ipaddr from 'ipaddr.js';
  */
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
+const range = (a: ipaddr.IPv4 | ipaddr.IPv6) => a.range();
+
 export function classifyAddress(address: string, allowPrivate = false): AddressVerdict {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -20,10 +22,18 @@ export function classifyAddress(address: string, allowPrivate = false): AddressV
   }
   // ::ffff:127.0.0.1 must be judged as 127.0.0.1.
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
-  if (range === 'unicast') return { ok: true };
-  if (allowPrivate && !['unspecified', 'multicast', 'broadcast'].includes(range)) return { ok: true };
-  return { ok: false, reason: `address ${parsed.toString()} is in a non-public range (${range})` };
+  // IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291) reach the embedded IPv4 address
+  // on some stacks; ipaddr.js calls them unicast. Never a real web server: refused.
+  if (parsed.kind() === 'ipv6') {
+    const parts = (parsed as ipaddr.IPv6).parts;
+    if (parts.slice(0, 6).every((p) => p === 0) && range(parsed) !== 'loopback' && range(parsed) !== 'unspecified') {
+      return { ok: false, reason: `address ${parsed.toString()} is an IPv4-compatible IPv6 address` };
+    }
+  }
+  const kind = range(parsed);
+  if (kind === 'unicast') return { ok: true };
+  if (allowPrivate && !['unspecified', 'multicast', 'broadcast'].includes(kind)) return { ok: true };
+  return { ok: false, reason: `address ${parsed.toString()} is in a non-public range (${kind})` };
 }
 
 /** True when the host is an IP literal (WHATWG URL already turned 0x7f.1 or 2130706433 into dotted form). */

@@ -36,7 +36,6 @@ export function toPlainText(input: string | null | undefined): string {
   s = s.replace(/(^|[\s(])[*_]([^*_\n]+)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
   s = s.replace(/`([^`]+)`/g, '$1');
   s = s.replace(/^\s*[-*+]\s+/gm, '');
-  // eslint-disable-next-line no-control-regex
   s = s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u2028\u2029\ufeff]/g, ' ');
   s = s.replace(/[ \t\r\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').replace(/\n{2,}/g, '\n');
   return s.trim();

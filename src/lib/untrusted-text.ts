@@ -1,3 +1,4 @@
+import { toPlainLine, toPlainText } from './text.js';
 /**
  * Text copied from company websites is data. Before such text is quoted in an answer that another
  * model (an AI agent) reads, sentences that address a model ("ignore previous instructions",
@@ -19,4 +20,22 @@ export function dropInstructionLike(text: string): string {
 /** JSON that cannot close an enclosing <data> delimiter: every "<" is escaped. */
 export function delimitedJson(value: unknown): string {
   return JSON.stringify(value, null, 1).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+}
+
+/**
+ * The one filter for every agent-facing file or description built from profile text (SKILL.md,
+ * MCP tool titles and descriptions, generated agent files): plain text, instruction-like sentences
+ * dropped. A name that is nothing but such a sentence falls back to `fallback` (the domain).
+ */
+export function agentFacingText(text: string): string {
+  return dropInstructionLike(toPlainText(text).replace(/\s+/g, ' ').trim());
+}
+
+export function agentFacingName(name: string, fallback: string): string {
+  return dropInstructionLike(toPlainLine(name)).replace(/[.!?]+$/, '').trim() || fallback;
+}
+
+/** A profile whose free text is safe to put into an agent-facing file or tool description. */
+export function agentFacingProfile<T extends { name: string; domain: string; description: string }>(profile: T): T {
+  return { ...profile, name: agentFacingName(profile.name, profile.domain), description: agentFacingText(profile.description) };
 }

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { cookieToken } from './session-cookie.js';
 
 /**
  * Who is calling. Routes never parse credentials themselves: they add one of the guards below
- * as a preHandler and read request.principal / request.agent.
+ * as an onRequest hook (before the body is read or validated, so an anonymous caller learns
+ * nothing from validation errors) and read request.principal / request.agent.
  *
  * - Owner (user) and administrator bearer tokens are verified by the auth module
  *   (modules/auth), agent API keys by the agents module (modules/agents). Each supplies its
@@ -43,7 +45,7 @@ declare module 'fastify' {
 /** Verifies a bearer token; undefined = unknown/expired/revoked (→ 401). */
 export type BearerVerifier = (token: string) => Promise<BearerPrincipal | undefined>;
 /** Verifies an X-API-Key value; returns why it failed so the 401 can say which. */
-export type ApiKeyVerifier = (key: string) => Promise<{ ok: true; agent: AgentPrincipal } | { ok: false; reason: 'malformed' | 'unknown' | 'inactive' }>;
+export type ApiKeyVerifier = (key: string) => Promise<{ ok: true; agent: AgentPrincipal } | { ok: false; reason: 'malformed' | 'unknown' | 'inactive' | 'unconfirmed' }>;
 /** Whether a user owns a company (admins manage every company). */
 export type OwnershipCheck = (userId: string, companyId: string) => Promise<boolean>;
 
@@ -66,6 +68,8 @@ export interface Guards {
   requireAgent: Guard;
   /** Sets request.agent when a valid key is sent, never fails (for endpoints that work with and without a key). */
   optionalAgent: Guard;
+  /** Sets request.principal when a valid bearer token is sent, never fails (for answers that say more to the right caller). */
+  optionalBearer: Guard;
   /**
    * Owner of the company named by the route param (default `tool_id`) or an admin.
    * Another owner gets 404 (the company's management view does not exist for them), never the data.
@@ -74,16 +78,26 @@ export interface Guards {
 }
 
 const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** Why an API key was refused, in the words of every surface that checks keys (REST and MCP). */
+export const API_KEY_REFUSALS: Record<'malformed' | 'unknown' | 'inactive' | 'unconfirmed', string> = {
+  malformed: 'Malformed API key: it should look like the key shown at registration',
+  unknown: 'Invalid API key: it is unknown or was rotated',
+  inactive: 'API key belongs to a deactivated agent',
+  unconfirmed: 'API key of a registration whose owner email was never confirmed: the link expired after 24 hours; register again',
+};
 const challenge = { 'www-authenticate': 'Bearer' };
 
 export function createGuards(verify: AuthVerifiers): Guards {
   async function bearer(request: FastifyRequest): Promise<BearerPrincipal> {
     if (request.principal) return request.principal;
     const header = request.headers.authorization;
-    if (!header) throw new AppError('unauthorized', 'Not authenticated: send Authorization: Bearer <token>', { headers: challenge });
-    const m = BEARER.exec(header);
-    if (!m) throw new AppError('unauthorized', 'Malformed Authorization header: expected "Bearer <token>"', { headers: challenge });
-    const principal = await verify.bearer(m[1]!);
+    // Browsers (the dashboard) send the session cookie instead; see session-cookie.ts for its CSRF rule.
+    const fromCookie = header ? undefined : cookieToken(request);
+    if (!header && !fromCookie) throw new AppError('unauthorized', 'Not authenticated: send Authorization: Bearer <token>', { headers: challenge });
+    const m = header ? BEARER.exec(header) : undefined;
+    if (header && !m) throw new AppError('unauthorized', 'Malformed Authorization header: expected "Bearer <token>"', { headers: challenge });
+    const principal = await verify.bearer(m ? m[1]! : fromCookie!);
     if (!principal) throw new AppError('unauthorized', 'Invalid or expired token: sign in again', { headers: challenge });
     request.principal = principal;
     return principal;
@@ -102,11 +116,7 @@ export function createGuards(verify: AuthVerifiers): Guards {
       return;
     }
     if (!required) return;
-    const why = {
-      malformed: 'Malformed API key: it should look like the key shown at registration',
-      unknown: 'Invalid API key: it is unknown or was rotated',
-      inactive: 'API key belongs to a deactivated agent',
-    }[result.reason];
+    const why = API_KEY_REFUSALS[result.reason];
     throw new AppError('unauthorized', why);
   }
 
@@ -123,6 +133,9 @@ export function createGuards(verify: AuthVerifiers): Guards {
     },
     requireAgent: (request) => agentKey(request, true),
     optionalAgent: (request) => agentKey(request, false),
+    optionalBearer: async (request) => {
+      await bearer(request).catch(() => undefined);
+    },
     requireCompanyManager: (param = 'tool_id') => async (request) => {
       const p = await bearer(request);
       if (p.kind === 'admin') return;

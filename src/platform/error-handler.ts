@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorStatus, type ValidationIssue } from './errors.js';
 
 interface AjvIssue {
@@ -66,10 +68,24 @@ function issueMessage(issue: AjvIssue): string {
   }
 }
 
+/**
+ * The offending value echoed back (as FastAPI does), bounded: long strings are cut and objects or
+ * lists are left out, so an answer is never much larger than MAX_REPORTED_ISSUES short lines.
+ */
+function echoedInput(data: unknown): unknown {
+  if (typeof data === 'string') return data.length > 200 ? `${data.slice(0, 200)}…` : data;
+  if (data === null || typeof data === 'number' || typeof data === 'boolean') return data;
+  return undefined;
+}
+
+/** A 422 lists at most this many issues: enough to fix a request, small whatever was sent. */
+export const MAX_REPORTED_ISSUES = 20;
+
 export function toValidationIssues(validation: AjvIssue[], context: string | undefined): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const v of validation) {
+    if (issues.length >= MAX_REPORTED_ISSUES) break;
     // anyOf/union noise: the underlying branch errors already say what is wrong
     if (v.keyword === 'anyOf' && validation.length > 1) continue;
     const loc: (string | number)[] = [contextLoc[context ?? 'body'] ?? 'body'];
@@ -83,10 +99,42 @@ export function toValidationIssues(validation: AjvIssue[], context: string | und
     if (seen.has(key)) continue;
     seen.add(key);
     const issue: ValidationIssue = { type: typeByKeyword[v.keyword] ?? 'value_error', loc, msg: issueMessage(v) };
-    if (v.keyword !== 'required' && v.data !== undefined) issue.input = v.data;
+    if (v.keyword !== 'required' && v.data !== undefined) {
+      const input = echoedInput(v.data);
+      if (input !== undefined) issue.input = input;
+    }
     issues.push(issue);
   }
   return issues;
+}
+
+/** Request-line and header bounds, answered in the `detail` shape like every other error. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+export const MAX_PARAM_LENGTH = 500;
+
+/** Errors the router raises before any route runs: a path segment too long (414) or a malformed URL (400). */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.code(414).send({ detail: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` });
+    return;
+  }
+  void reply.code(400).send({ detail: 'Malformed URL: a path segment is not valid percent-encoding' });
+}
+
+/** Errors of the HTTP parser itself (headers too large, malformed request): the socket gets a `detail` body, then closes. */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `Request headers are larger than ${MAX_HEADER_BYTES / 1024} KB: send long values in a POST body`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ detail });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -15,6 +15,8 @@ export const errorStatus = {
   method_not_allowed: 405,
   /** The request conflicts with current state (duplicate email, nothing to undo, job already running). */
   conflict: 409,
+  /** The resource existed but is no longer available (a used or expired download token). */
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -29,3 +29,10 @@ export const errorResponses = {
 } as const;
 
 export const err = Type.Ref('Error');
+
+/** Deepest row a list may skip to: an offset past it is a 422, never a database error. Use cursors to go further. */
+export const MAX_OFFSET = 1_000_000;
+
+/** The `offset` query parameter of every list route. */
+export const offsetParam = (description = 'Rows to skip') =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description }));

@@ -35,7 +35,9 @@ export interface Jobs {
 export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
   const boss = db.kind === 'pglite'
     ? new PgBoss({ db: fromPglite(db.pglite!), backend: 'pglite', schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0])
-    : new PgBoss({ db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await db.query(text, values) }) }, schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0]);
+    // The pool's own result goes to pg-boss as it is: a multi-statement query answers an array of
+    // results, which pg-boss unwraps itself (flattening it to `.rows` lost them: its monitor failed).
+    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => db.pool!.query(text, values as unknown[]) }, schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
   const definitions = new Map<string, JobDefinition<object>>();
   const schedules = new Map<string, string>();

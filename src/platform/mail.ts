@@ -58,8 +58,8 @@ const MAIL_RETRY_LIMIT = 8;
  * Outbox-first delivery. `send` stores the message and enqueues `mail.send` (job id = outbox
  * id, so a re-enqueue never duplicates it); the job talks to SMTP with retries and backoff, so
  * a slow or failing mail server never slows a request and nothing is lost on restart.
- * Without SMTP_URL the message is only stored and logged (the body, with its link, only
- * outside production) so a developer can follow the link from the log or /dev/mailbox.
+ * Without SMTP_URL the message is only stored (the log says that it was, never its body), so
+ * a developer on the same machine can follow the link from /dev/mailbox.
  */
 export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: MailerDeps): MailService {
   let transport: Transporter | undefined;
@@ -109,10 +109,11 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
           `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, sent_at) VALUES ($1, $2, $3, $4, 'logged', now()) RETURNING id`,
           [message.to, message.subject, message.text, message.html ?? null],
         );
+        // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
         if (config.nodeEnv === 'production') {
           log.warn({ mailId: row!.id, subject: message.subject }, 'SMTP_URL is not set: mail kept in the outbox, not delivered');
         } else {
-          log.info({ mailId: row!.id, to: message.to, subject: message.subject, body: message.text }, 'mail (no SMTP configured; see /dev/mailbox)');
+          log.info({ mailId: row!.id, subject: message.subject }, 'mail queued in the outbox (no SMTP configured; open /dev/mailbox from this machine)');
         }
         return;
       }

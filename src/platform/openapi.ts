@@ -14,7 +14,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, vers
         description:
           'AgentPages is a business directory built for AI agents: hybrid company search, lookups, proposals to verified companies, ' +
           'and the dashboard API for company owners and administrators. Agent API base: /api/v1/agent. Errors: {"detail": "..."}; ' +
-          'validation errors are 422 {"detail":[{"type","loc","msg","input"}]}.',
+          'validation errors are 422 {"detail":[{"type","loc","msg","input"}]}. Any operation may also answer 414 (a path segment over 500 characters), ' +
+          '431 (request headers over 64 KB) or 400 (a malformed request), in the same {"detail"} shape. Text may not contain NUL or other control characters (422).',
       },
       servers: [{ url: config.baseUrl }],
       components: {
@@ -32,6 +33,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, vers
         { name: 'system', description: 'Health and configuration' },
       ],
     },
+    // An operation that declares no credential is public: say so (security: []) rather than leave
+    // readers and linters to guess.
+    transform: ({ schema, url }) => ({ schema: { ...schema, security: (schema as { security?: unknown[] }).security ?? [] } as typeof schema, url }),
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

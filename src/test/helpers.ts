@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { buildApp, type AppDeps } from '../app.js';
 import { testConfig, type Config } from '../config.js';
@@ -72,6 +73,22 @@ export async function buildTestApp(overrides: Partial<Config> = {}, env: Record<
       await drop();
     },
   };
+}
+
+/**
+ * One fresh app for the enclosing describe block: built before its tests, closed after them (with the
+ * shared embedding workers, so the test process can exit). Use the returned context inside tests only.
+ */
+export function useTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, deps: Omit<AppDeps, 'db' | 'embeddings'> = {}): TestContext {
+  const ctx = {} as TestContext;
+  before(async () => {
+    Object.assign(ctx, await buildTestApp(overrides, env, deps));
+  });
+  after(async () => {
+    await ctx.close();
+    await closeTestEmbeddings();
+  });
+  return ctx;
 }
 
 /** Closes the shared embedding workers so the test process can exit. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp } from '../../test/helpers.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -136,14 +136,7 @@ describe("administrators' directory tools", () => {
 });
 
 describe('reindex runs in the background with progress', () => {
-  let t: TestContext;
-  before(async () => {
-    t = await buildTestApp({ runJobs: true });
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
-  });
+  const t = useTestApp({ runJobs: true });
 
   it('rebuilds every company from stored data while search keeps answering', async () => {
     const ids = await seedCompanies(t.app, Array.from({ length: 40 }, (_, i) => companyFixture({ name: `Reindex Co ${i}`, keywords: [`kw${i}`] })));

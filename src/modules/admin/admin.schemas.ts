@@ -1,3 +1,4 @@
+import { offsetParam } from '../../platform/http.js';
 import { Type } from 'typebox';
 import { ToolResponseSchema } from '../companies/tools.schemas.js';
 
@@ -13,7 +14,7 @@ export const LookupResponseSchema = Type.Object({
 
 export const AdminCompaniesQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip (after the cursor when one is given)' })),
+  offset: offsetParam('Rows to skip (after the cursor when one is given)'),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page: keyset paging that stays correct while companies are added' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the company name' })),
 });
@@ -69,7 +70,7 @@ export const RunIdParams = Type.Object({ run_id: Type.Integer({ minimum: 1 }) })
 
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
   target_id: Type.Optional(Type.String({ maxLength: 100 })),
   action: Type.Optional(Type.String({ maxLength: 100 })),
 });

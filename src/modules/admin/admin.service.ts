@@ -36,7 +36,7 @@ export function createAdminService({ db, tools, jobs, log }: AdminServiceDeps) {
 
   async function runReindex(runId: number): Promise<void> {
     const run = await repo.getRun(runId);
-    if (!run || run.status !== 'queued') return;
+    if (run?.status !== 'queued') return;
     await repo.updateRun(runId, { status: 'running', total: await tools.countLive() });
     try {
       const done = await tools.reindexAll(async (n) => repo.updateRun(runId, { done: n }));

@@ -18,7 +18,7 @@ const denied = { 401: err, 403: err };
 
 /** Administration of agents (base /api/tools/admin/agents, spec 4.5). */
 export async function adminAgentsRoutes(app: App, { agents, proposals, guards }: AdminAgentsRoutesOptions): Promise<void> {
-  app.addHook('preHandler', guards.requireAdmin);
+  app.addHook('onRequest', guards.requireAdmin);
 
   const withCounts = async (rows: Awaited<ReturnType<AgentsService['mustExist']>>[]) => {
     const counts = await proposals.countsByAgents(rows.map((r) => r.id));

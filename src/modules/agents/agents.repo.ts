@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { AgentRow } from './agents.schemas.js';
 
-const COLUMNS = 'id, name, owner_email, is_active, api_key_hash, key_created_at, deactivated_at, created_at, updated_at';
+const COLUMNS = 'id, name, owner_email, is_active, api_key_hash, key_created_at, deactivated_at, created_at, updated_at, email_confirmed_at, email_confirm_expires_at';
 
 /** Postgres unique_violation: the one-agent-per-email index said no. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -10,12 +10,45 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export function createAgentsRepo(db: Queryable) {
   return {
-    async insert(a: { name: string; ownerEmail: string; apiKeyHash: string }): Promise<AgentRow> {
+    async insert(a: { name: string; ownerEmail: string; apiKeyHash: string; confirmHash: string; confirmTtlHours: number }): Promise<AgentRow> {
       const rows = await db.query<AgentRow>(
-        `INSERT INTO agents (name, owner_email, api_key_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [a.name, a.ownerEmail, a.apiKeyHash],
+        `INSERT INTO agents (name, owner_email, api_key_hash, email_confirm_hash, email_confirm_expires_at)
+         VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5)) RETURNING ${COLUMNS}`,
+        [a.name, a.ownerEmail, a.apiKeyHash, a.confirmHash, a.confirmTtlHours],
       );
       return rows[0]!;
+    },
+
+    /**
+     * Frees the address of an unconfirmed registration whose link expired: the row keeps its
+     * proposals but loses the address (and its key stops working). Only when it is still unconfirmed.
+     */
+    async releaseExpiredUnconfirmed(id: string): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE agents SET owner_email = 'unconfirmed-' || id || '@expired.invalid', is_active = false,
+           deactivated_at = COALESCE(deactivated_at, now()), email_confirm_hash = NULL, updated_at = now()
+         WHERE id = $1 AND email_confirmed_at IS NULL AND email_confirm_expires_at <= now() RETURNING id`,
+        [id],
+      );
+      return rows.length > 0;
+    },
+
+    /** Confirms the address the link was sent to (once, before it expires). */
+    async confirmEmail(confirmHash: string): Promise<AgentRow | undefined> {
+      const rows = await db.query<AgentRow>(
+        `UPDATE agents SET email_confirmed_at = now(), email_confirm_hash = NULL, updated_at = now()
+         WHERE email_confirm_hash = $1 AND email_confirmed_at IS NULL AND email_confirm_expires_at > now() RETURNING ${COLUMNS}`,
+        [confirmHash],
+      );
+      return rows[0];
+    },
+
+    /** A changed address must be confirmed again. */
+    async requireConfirmation(id: string, confirmHash: string, ttlHours: number): Promise<void> {
+      await db.query(
+        `UPDATE agents SET email_confirmed_at = NULL, email_confirm_hash = $2, email_confirm_expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
+        [id, confirmHash, ttlHours],
+      );
     },
 
     async findById(id: string): Promise<AgentRow | undefined> {

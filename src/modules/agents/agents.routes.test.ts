@@ -3,22 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import type { App } from '../../platform/http.js';
-import { buildTestApp, closeTestEmbeddings, createTestDb, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { closeTestEmbeddings, createTestDb, testEmbeddings, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from './agents.test-helpers.js';
 import type { MailDnsResolver } from './email-domain.js';
 
 const BASE = '/api/v1/agent';
 
 describe('agent registration and keys', () => {
-  let t: TestContext;
-
-  before(async () => {
-    t = await buildTestApp();
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
-  });
+  const t = useTestApp();
 
   it('registers with the exact spec 2.3 envelope and 201', async () => {
     const res = await t.app.inject({ method: 'POST', url: `${BASE}/register`, payload: { name: 'Travel <b>Bot</b>', owner_email: 'Owner@Example.com' } });
@@ -153,7 +145,7 @@ describe('agent registration and keys', () => {
     const a = await registerAgent(t.app, 'Headers', 'headers@example.com');
     const res = await t.app.inject({ method: 'GET', url: `${BASE}/me`, headers: { 'x-api-key': a.key } });
     assert.equal(res.headers['ratelimit-policy'], `"per-key";q=${t.config.rateLimit.agentPerMinute};w=60`);
-    assert.match(String(res.headers['ratelimit']), /^"per-key";r=\d+;t=\d+$/);
+    assert.match(String(res.headers.ratelimit), /^"per-key";r=\d+;t=\d+$/);
     const anon = await t.app.inject({ method: 'GET', url: `${BASE}/categories` });
     assert.equal(anon.headers['ratelimit-policy'], `"per-ip";q=${t.config.rateLimit.ipPerMinute};w=60`);
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -218,7 +210,7 @@ describe('agent API rate limits and the MX check', () => {
     assert.equal(last!.json().detail.startsWith('Too many requests'), true);
     assert.ok(Number(last!.headers['retry-after']) > 0);
     assert.equal(last!.headers['ratelimit-policy'], '"per-key";q=3;w=60');
-    assert.match(String(last!.headers['ratelimit']), /^"per-key";r=0;t=\d+$/);
+    assert.match(String(last!.headers.ratelimit), /^"per-key";r=0;t=\d+$/);
 
     // Without a key: the IP bucket (5 per minute), independent of the key's bucket.
     const ipCodes: number[] = [];

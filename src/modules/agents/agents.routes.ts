@@ -1,4 +1,7 @@
+import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
+import { assertSameOrigin } from '../../platform/security-headers.js';
+import { confirmEmailPage, confirmEmailResultPage } from './agents.pages.js';
 import type { FastifyRequest } from 'fastify';
 import type { Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
@@ -10,6 +13,8 @@ import { RegisterBody, UpdateAgentBody } from './agents.schemas.js';
 export interface AgentsRoutesOptions {
   agents: AgentsService;
   guards: Guards;
+  /** The service's own origin: the confirmation form is accepted only from it. */
+  baseUrl: string;
 }
 
 /** The calling agent, set by guards.requireAgent. */
@@ -21,7 +26,10 @@ export function callingAgentId(req: FastifyRequest): string {
 const keyAuth = { security: [{ ApiKey: [] }] };
 
 /** Agent API: registration and the agent's own account (base /api/v1/agent). */
-export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOptions): Promise<void> {
+export async function agentsRoutes(app: App, { agents, guards, baseUrl }: AgentsRoutesOptions): Promise<void> {
+  // The confirmation page posts a form (scoped to this plugin).
+  await app.register(formbody);
+
   app.post('/register', {
     schema: {
       operationId: 'agents.register',
@@ -29,14 +37,45 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
       summary: 'Register an agent and receive its API key',
       description:
         'One agent per owner email (case-insensitive; a second registration is 409). Disposable inboxes are refused, and the email domain must accept mail. ' +
-        'The API key is shown once in this response and cannot be retrieved later; usage.mcp_config is ready to paste into an MCP client.',
+        'The API key is shown once in this response and cannot be retrieved later; usage.mcp_config is ready to paste into an MCP client. ' +
+        'A confirmation link is mailed to owner_email: until it is followed nothing else is mailed there (proposal answers included), and a registration left ' +
+        'unconfirmed for 24 hours expires: its key stops working and the address may register again.',
       body: RegisterBody,
       response: { 201: Type.Ref('AgentKeyEnvelope'), 409: err, 429: err, ...errorResponses },
     },
   }, async (req, reply) => reply.status(201).send(await agents.register(req.body)));
 
+  const ConfirmQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+  app.get('/confirm-email', { schema: { hide: true, querystring: ConfirmQuery } }, async (req, reply) =>
+    reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).type('text/html; charset=utf-8').send(confirmEmailPage(req.query.token)),
+  );
+
+  app.post('/confirm-email', {
+    schema: {
+      operationId: 'agents.confirmEmail',
+      tags: ['agent'],
+      summary: "Confirm the agent owner's email with the token from the emailed link",
+      description: 'The link in the registration mail opens a page whose button posts here (JSON or form). The token works once, for 24 hours. Unknown, used or expired tokens are 400.',
+      security: [],
+      body: ConfirmQuery,
+      response: { 200: Type.Object({ message: Type.String(), agent: Type.Ref('AgentInfo') }), 400: err, 403: err, ...errorResponses },
+    },
+  }, async (req, reply) => {
+    const isForm = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    if (!isForm) return agents.confirmEmail(req.body.token);
+    reply.headers({ 'cache-control': 'no-store' }).type('text/html; charset=utf-8');
+    try {
+      assertSameOrigin(req, baseUrl);
+      const r = await agents.confirmEmail(req.body.token);
+      return reply.send(confirmEmailResultPage(true, r.message));
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return reply.status(e.status as 400).send(confirmEmailResultPage(false, e.message));
+      throw e;
+    }
+  });
+
   app.get('/me', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'agents.me',
       tags: ['agent'],
@@ -47,7 +86,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
   }, async (req) => agents.me(callingAgentId(req)));
 
   app.put('/me', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'agents.update',
       tags: ['agent'],
@@ -60,7 +99,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
   }, async (req) => agents.update(callingAgentId(req), req.body));
 
   app.delete('/me', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'agents.deactivate',
       tags: ['agent'],
@@ -72,7 +111,7 @@ export async function agentsRoutes(app: App, { agents, guards }: AgentsRoutesOpt
   }, async (req) => agents.deactivateSelf(callingAgentId(req)));
 
   app.post('/rotate-key', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'agents.rotateKey',
       tags: ['agent'],

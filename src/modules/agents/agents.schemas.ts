@@ -1,3 +1,4 @@
+import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 
 /** Spec 2.1: exactly these four fields. */
@@ -21,6 +22,10 @@ export const AgentInfoSchema = Type.Object(
     is_active: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
     key_created_at: Type.String({ format: 'date-time', description: 'When the current API key was issued (registration or last rotation)' }),
+    email_confirmed: Type.Boolean({ description: 'Whether owner_email was confirmed by the emailed link; until then nothing else is mailed to it' }),
+    email_confirm_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'While unconfirmed: when the link expires; after that the key stops working and the address is free to register again',
+    }),
   },
   { $id: 'AgentInfo' },
 );
@@ -113,7 +118,7 @@ export const AdminAgentListSchema = Type.Object(
 
 export const AdminAgentListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page; when given, offset is ignored' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of the name or owner email' })),
 });
@@ -130,6 +135,9 @@ export interface AgentRow {
   deactivated_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  /** Null until the owner follows the confirmation link. */
+  email_confirmed_at: Date | string | null;
+  email_confirm_expires_at: Date | string | null;
 }
 
 /** $id'd schemas registered once in app.ts (referenced with Type.Ref). */

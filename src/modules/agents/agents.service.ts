@@ -1,4 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { AgentPrincipal, ApiKeyVerifier } from '../../platform/auth.js';
+import type { Mailer } from '../../platform/mail.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, safeEqual } from '../../lib/api-key.js';
 import { toPlainLine } from '../../lib/text.js';
@@ -10,6 +12,8 @@ export interface AgentsServiceDeps {
   repo: AgentsRepo;
   serviceName: string;
   baseUrl: string;
+  /** Sends the owner_email confirmation link (the only mail an unconfirmed address ever gets). */
+  mail: Mailer;
   /** EMAIL_CHECK_MX: require an MX (or A/AAAA) record for the owner's email domain. */
   checkMx: boolean;
   /** DNS used by the MX check; tests pass a fake. */
@@ -17,12 +21,23 @@ export interface AgentsServiceDeps {
 }
 
 const iso = (v: Date | string) => new Date(v).toISOString();
+/** How long a registration may stay unconfirmed before its address is free again. */
+export const EMAIL_CONFIRM_TTL_HOURS = 24;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Whether the agent's owner_email may receive mail (confirmed) and whether its key still works. */
+export function emailConfirmed(row: Pick<AgentRow, 'email_confirmed_at'>): boolean {
+  return row.email_confirmed_at !== null;
+}
+function confirmationExpired(row: Pick<AgentRow, 'email_confirmed_at' | 'email_confirm_expires_at'>): boolean {
+  return row.email_confirmed_at === null && row.email_confirm_expires_at !== null && new Date(row.email_confirm_expires_at).getTime() <= Date.now();
+}
 
 export function toAgent(row: AgentRow): Agent {
   return { id: row.id, name: row.name, owner_email: row.owner_email, is_active: row.is_active };
 }
 
-export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns = systemDnsResolver }: AgentsServiceDeps) {
+export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx, dns = systemDnsResolver }: AgentsServiceDeps) {
   const prefix = apiKeyPrefix(serviceName);
 
   /** Normalises and vets an owner email (loc names the field for the 422). */
@@ -60,8 +75,35 @@ export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns =
   }
 
   function info(row: AgentRow): AgentInfo {
-    return { ...toAgent(row), created_at: iso(row.created_at), key_created_at: iso(row.key_created_at) };
+    return {
+      ...toAgent(row),
+      created_at: iso(row.created_at),
+      key_created_at: iso(row.key_created_at),
+      email_confirmed: emailConfirmed(row),
+      email_confirm_expires_at: !emailConfirmed(row) && row.email_confirm_expires_at ? iso(row.email_confirm_expires_at) : null,
+    };
   }
+
+  /** A fresh confirmation token (only its hash is stored) and the mail that carries it. */
+  async function sendConfirmation(row: Pick<AgentRow, 'name' | 'owner_email'>, token: string): Promise<void> {
+    const link = `${baseUrl}/api/v1/agent/confirm-email?token=${encodeURIComponent(token)}`;
+    await mail.send({
+      to: row.owner_email,
+      subject: `Confirm your email for the agent "${row.name}"`,
+      text: [
+        `Someone registered the AI agent "${row.name}" on ${serviceName} with this address as its owner.`,
+        '',
+        `If it was you, confirm the address (the link works once, for ${EMAIL_CONFIRM_TTL_HOURS} hours):`,
+        link,
+        '',
+        'Until it is confirmed, nothing else is sent to this address. If it was not you, ignore this mail:',
+        `the registration expires in ${EMAIL_CONFIRM_TTL_HOURS} hours and its API key stops working.`,
+        '',
+        `-- ${serviceName}`,
+      ].join('\n'),
+    });
+  }
+  const newConfirmToken = () => randomBytes(32).toString('base64url');
 
   async function mustGet(id: string): Promise<AgentRow> {
     const row = await repo.findById(id);
@@ -77,6 +119,7 @@ export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns =
     // The lookup is by hash; the constant-time compare keeps the final check free of timing leaks.
     if (!row || !safeEqual(row.api_key_hash, hash)) return { ok: false, reason: 'unknown' };
     if (!row.is_active) return { ok: false, reason: 'inactive' };
+    if (confirmationExpired(row)) return { ok: false, reason: 'unconfirmed' };
     const agent: AgentPrincipal = { agentId: row.id, name: row.name, ownerEmail: row.owner_email };
     return { ok: true, agent };
   };
@@ -89,17 +132,33 @@ export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns =
     async register(input: { name: string; owner_email: string }): Promise<AgentKeyEnvelope> {
       const name = cleanName(input.name, ['body', 'name']);
       const email = await vetEmail(input.owner_email, ['body', 'owner_email']);
-      if (await repo.findByEmail(email)) throw duplicate();
+      const existing = await repo.findByEmail(email);
+      // An unconfirmed registration holds its address only until its link expires.
+      if (existing && !(confirmationExpired(existing) && (await repo.releaseExpiredUnconfirmed(existing.id)))) throw duplicate();
       const apiKey = generateApiKey(prefix);
+      const confirmToken = newConfirmToken();
       let row: AgentRow;
       try {
-        row = await repo.insert({ name, ownerEmail: email, apiKeyHash: hashApiKey(apiKey) });
+        row = await repo.insert({ name, ownerEmail: email, apiKeyHash: hashApiKey(apiKey), confirmHash: sha256(confirmToken), confirmTtlHours: EMAIL_CONFIRM_TTL_HOURS });
       } catch (err) {
         // Two registrations racing on one email: the unique index decides.
         if (isUniqueViolation(err)) throw duplicate();
         throw err;
       }
-      return envelope(row, apiKey, 'Agent registered. Store the API key now: it is shown only once and cannot be retrieved later.');
+      await sendConfirmation(row, confirmToken);
+      return envelope(
+        row,
+        apiKey,
+        'Agent registered. Store the API key now: it is shown only once and cannot be retrieved later. ' +
+          `A confirmation link was sent to ${email}: until it is followed nothing else is mailed there, and after ${EMAIL_CONFIRM_TTL_HOURS} hours an unconfirmed registration expires (its key stops working).`,
+      );
+    },
+
+    /** Follows the emailed link: confirms the address once, before the link expires. */
+    async confirmEmail(token: string): Promise<{ message: string; agent: AgentInfo }> {
+      const row = await repo.confirmEmail(sha256(token));
+      if (!row) throw new AppError('bad_request', 'This confirmation link is unknown, already used or expired');
+      return { message: `The address ${row.owner_email} is confirmed for the agent "${row.name}".`, agent: info(row) };
     },
 
     async me(agentId: string): Promise<AgentInfo> {
@@ -123,7 +182,12 @@ export function createAgentsService({ repo, serviceName, baseUrl, checkMx, dns =
       try {
         const row = await repo.update(agentId, { ...(name ? { name } : {}), ...(email ? { ownerEmail: email } : {}) });
         if (!row) throw notFound('Agent');
-        return info(row);
+        if (!email) return info(row);
+        // A new address is confirmed again before it receives anything.
+        const confirmToken = newConfirmToken();
+        await repo.requireConfirmation(agentId, sha256(confirmToken), EMAIL_CONFIRM_TTL_HOURS);
+        await sendConfirmation(row, confirmToken);
+        return info((await repo.findById(agentId))!);
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicate();
         throw err;

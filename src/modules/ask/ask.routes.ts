@@ -42,7 +42,7 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
   const manager = guards.requireCompanyManager('tool_id');
 
   app.get('/tools/:tool_id/insights', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'insights.list',
       tags: ['tools'],
@@ -59,7 +59,7 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
   }, async (req) => insights.list(req.params.tool_id, req.query.limit ?? 50));
 
   app.delete('/tools/:tool_id/insights', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'insights.clear',
       tags: ['tools'],

@@ -30,12 +30,11 @@ ${opts.purpose ? `<input type="hidden" name="purpose" value="${esc(opts.purpose)
 <button type="submit">Sign in</button></form>`);
 }
 
-export function signedInPage(opts: { service: string; email: string; token: string; expiresIn: number; extra?: string }): string {
-  return page(`Signed in to ${opts.service}`, `<h1>Signed in</h1>
+/** After a browser sign-in: the session is in an HttpOnly cookie (never in page script or storage); go on to the dashboard. */
+export function signedInPage(opts: { service: string; email: string; next: string; extra?: string }): string {
+  return page(`Signed in to ${opts.service}`, `<meta http-equiv="refresh" content="1;url=${esc(opts.next)}"><h1>Signed in</h1>
 <p>You are signed in as <strong>${esc(opts.email)}</strong>. ${opts.extra ? esc(opts.extra) : ''}</p>
-<p>Your access token (valid ${Math.round(opts.expiresIn / 3600)} hours; send it as <code>Authorization: Bearer &lt;token&gt;</code>):</p>
-<textarea readonly>${esc(opts.token)}</textarea>
-<script>try{localStorage.setItem('agentpages_token',${JSON.stringify(opts.token).replace(/</g, '\\u003c')})}catch(e){}</script>`);
+<p><a href="${esc(opts.next)}">Continue to your dashboard</a></p>`);
 }
 
 export function errorPage(service: string, message: string): string {

@@ -61,8 +61,13 @@ export function createAuthRepo(db: Queryable) {
       return rows.length === 1;
     },
 
-    async deleteStaleMagicTokens(): Promise<number> {
-      const rows = await db.query(`DELETE FROM magic_tokens WHERE expires_at <= now() OR used_at < now() - interval '1 day' RETURNING id`);
+    /** Expired or long-used tokens: every address's (email undefined) or one owner address's. */
+    async deleteStaleMagicTokens(email?: string): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM magic_tokens WHERE (expires_at <= now() OR used_at < now() - interval '1 day')
+           AND ($1::text IS NULL OR (kind = 'user' AND lower(email) = lower($1))) RETURNING id`,
+        [email ?? null],
+      );
       return rows.length;
     },
 

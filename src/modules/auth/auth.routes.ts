@@ -1,7 +1,10 @@
 import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
 import type { AdminPrincipal, Guards, UserPrincipal } from '../../platform/auth.js';
+import { isLoopbackAddress } from '../../lib/net.js';
 import { AppError } from '../../platform/errors.js';
+import { assertSameOrigin } from '../../platform/security-headers.js';
+import { clearSessionCookie, sessionCookie } from '../../platform/session-cookie.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { MailService } from '../../platform/mail.js';
@@ -29,6 +32,8 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   guards: Guards;
   serviceName: string;
+  /** The service's own origin: sign-in confirm forms are accepted only from it. */
+  baseUrl: string;
 }
 
 const bearer = [{ OAuth2PasswordBearer: [] }];
@@ -46,7 +51,7 @@ function userOnly(principal: unknown): UserPrincipal {
 }
 
 /** Owner sign-in (base /api/auth): one magic-link flow for login and sign-up. */
-export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRoutesOptions): Promise<void> {
+export async function authRoutes(app: App, { auth, guards, serviceName, baseUrl }: AuthRoutesOptions): Promise<void> {
   const service = display(serviceName);
   // For the confirm page's form only (encapsulated in this plugin).
   await app.register(formbody);
@@ -97,9 +102,11 @@ export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRo
   app.post('/confirm', { schema: { hide: true, body: ConfirmForm } }, async (req, reply) => {
     reply.headers(noStore).type('text/html; charset=utf-8');
     try {
+      assertSameOrigin(req, baseUrl);
       const r = await auth.verifyUserToken(req.body.token, req.body.purpose ?? 'login');
-      const extra = r.company_id ? 'Your company is linked to your account.' + (r.crawl_error ? ` ${r.crawl_error}` : r.crawl_job ? ' Reading your website has started.' : '') : undefined;
-      return reply.send(signedInPage({ service, email: r.user.email, token: r.access_token, expiresIn: r.expires_in, ...(extra ? { extra } : {}) }));
+      const extra = r.company_id ? `Your company is linked to your account.${r.crawl_error ? ` ${r.crawl_error}` : r.crawl_job ? ' Reading your website has started.' : ''}` : undefined;
+      reply.header('set-cookie', sessionCookie(r.access_token, r.expires_in, baseUrl));
+      return reply.send(signedInPage({ service, email: r.user.email, next: '/app/', ...(extra ? { extra } : {}) }));
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return reply.status(e.status).send(errorPage(service, e.message));
       throw e;
@@ -107,7 +114,7 @@ export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRo
   });
 
   app.get('/me', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'auth.me',
       tags: ['auth'],
@@ -122,7 +129,7 @@ export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRo
   });
 
   app.post('/logout', {
-    preHandler: guards.requireBearer,
+    onRequest: guards.requireBearer,
     schema: {
       operationId: 'auth.logout',
       tags: ['auth'],
@@ -130,13 +137,14 @@ export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRo
       security: bearer,
       response: { 200: MessageSchema, 401: err, ...errorResponses },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     await auth.logout(req.principal!);
+    reply.header('set-cookie', clearSessionCookie(baseUrl));
     return { message: 'Signed out' };
   });
 
   app.delete('/me', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'auth.deleteAccount',
       tags: ['auth'],
@@ -151,19 +159,20 @@ export async function authRoutes(app: App, { auth, guards, serviceName }: AuthRo
   });
 
   app.delete('/cleanup-tokens', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'auth.cleanupTokens',
       tags: ['auth'],
       summary: 'Remove expired (and long-used) magic tokens',
+      description: "An owner removes the stale tokens of their own address; an administrator those of every address.",
       security: bearer,
       response: { 200: CleanupSchema, 401: err, ...errorResponses },
     },
-  }, async () => auth.cleanupTokens());
+  }, async (req) => auth.cleanupTokens(req.principal!));
 }
 
 /** Administrator sign-in (base /api/admin): password or magic link. */
-export async function adminAuthRoutes(app: App, { auth, guards, serviceName }: AuthRoutesOptions): Promise<void> {
+export async function adminAuthRoutes(app: App, { auth, guards, serviceName, baseUrl }: AuthRoutesOptions): Promise<void> {
   const service = display(serviceName);
   await app.register(formbody);
 
@@ -212,8 +221,10 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName }: A
   app.post('/magic-link/confirm', { schema: { hide: true, body: AdminVerifyQuery } }, async (req, reply) => {
     reply.headers(noStore).type('text/html; charset=utf-8');
     try {
+      assertSameOrigin(req, baseUrl);
       const r = await auth.verifyAdminToken(req.body.token);
-      return reply.send(signedInPage({ service: `${service} administration`, email: r.admin.email, token: r.access_token, expiresIn: r.expires_in }));
+      reply.header('set-cookie', sessionCookie(r.access_token, r.expires_in, baseUrl));
+      return reply.send(signedInPage({ service: `${service} administration`, email: r.admin.email, next: '/admin/' }));
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return reply.status(e.status).send(errorPage(service, e.message));
       throw e;
@@ -221,7 +232,7 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName }: A
   });
 
   app.get('/me', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'admin.me',
       tags: ['admin'],
@@ -233,7 +244,7 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName }: A
   }, async (req) => auth.adminMe(req.principal as AdminPrincipal));
 
   app.post('/logout', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'admin.logout',
       tags: ['admin'],
@@ -241,18 +252,27 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName }: A
       security: bearer,
       response: { 200: MessageSchema, 401: err, 403: err, ...errorResponses },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     await auth.logout(req.principal!);
+    reply.header('set-cookie', clearSessionCookie(baseUrl));
     return { message: 'Signed out' };
   });
 }
 
-/** Non-production only: the outbox as a page, so a person trying the service can click their link. */
+/**
+ * The outbox as a page, so a person trying the service on their own machine can click their
+ * link. app.ts registers it only outside production and only without SMTP; it answers only
+ * callers on loopback (the socket and, behind a trusted proxy, the forwarded client too):
+ * anyone else gets the same 404 as an unknown path, since the outbox holds sign-in links.
+ */
 export async function devMailboxRoutes(app: App, { mail }: { mail: MailService }): Promise<void> {
-  app.get('/mailbox', { schema: { hide: true, querystring: Type.Object({ to: Type.Optional(Type.String({ maxLength: 254 })) }) } }, async (req, reply) =>
-    reply
+  app.get('/mailbox', { schema: { hide: true, querystring: Type.Object({ to: Type.Optional(Type.String({ maxLength: 254 })) }) } }, async (req, reply) => {
+    if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackAddress(req.ip)) {
+      throw new AppError('not_found', `Not found: ${req.method} ${req.url.split('?')[0]}`);
+    }
+    return reply
       .headers(noStore)
       .type('text/html; charset=utf-8')
-      .send(mailboxPage(await mail.recent({ limit: 50, ...(req.query.to ? { to: req.query.to } : {}) }))),
-  );
+      .send(mailboxPage(await mail.recent({ limit: 50, ...(req.query.to ? { to: req.query.to } : {}) })));
+  });
 }

@@ -11,7 +11,7 @@ import { AppError, invalid } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { emailDomain, emailMayClaimWebsite, isDisposableDomain, isFreeMailDomain, nameFromDomain } from '../../lib/email-domain.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password.js';
-import { createWindowLimiter, type WindowLimiter } from '../../lib/rate-window.js';
+import { createBackoffLimiter, createWindowLimiter, type WindowLimiter } from '../../lib/rate-window.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { createAuthRepo, type AdminRow, type AuthRepo, type UserRow } from './auth.repo.js';
@@ -24,19 +24,19 @@ const MIN_ADMIN_PASSWORD = 8;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthLimits {
-  /** Magic-link requests per address and per IP, per window. */
-  linkPerEmail: number;
+  /** Magic-link requests per (address, client IP) pair (then a growing block) and per client IP, per window. */
+  linkPerAddressAndClient: number;
   linkPerIp: number;
-  /** Failed admin logins per address and per IP, per window. */
-  loginFailuresPerEmail: number;
+  /** Failed admin logins per (address, client IP) pair (then a growing block) and per client IP, per window. */
+  loginFailuresPerAddressAndClient: number;
   loginFailuresPerIp: number;
   windowMs: number;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  linkPerEmail: 5,
+  linkPerAddressAndClient: 5,
   linkPerIp: 30,
-  loginFailuresPerEmail: 5,
+  loginFailuresPerAddressAndClient: 5,
   loginFailuresPerIp: 20,
   windowMs: 15 * 60_000,
 };
@@ -107,10 +107,14 @@ export function createAuthService(input: AuthServiceDeps) {
   const secret = loadJwtSecret(config);
   const issuer = config.serviceName;
   const service = displayName(config.serviceName);
-  const linkLimiter: WindowLimiter = createWindowLimiter({ limit: limits.linkPerEmail, windowMs: limits.windowMs });
+  // Sign-in brakes count per (address, client) pair with a growing block, under a ceiling per
+  // client. Nothing counts per address alone: a stranger could then lock the real person out.
+  const maxBlockMs = limits.windowMs * 8;
+  const linkLimiter: WindowLimiter = createBackoffLimiter({ limit: limits.linkPerAddressAndClient, windowMs: limits.windowMs, maxBlockMs });
   const linkIpLimiter: WindowLimiter = createWindowLimiter({ limit: limits.linkPerIp, windowMs: limits.windowMs });
-  const loginFailLimiter: WindowLimiter = createWindowLimiter({ limit: limits.loginFailuresPerEmail, windowMs: limits.windowMs });
+  const loginFailLimiter: WindowLimiter = createBackoffLimiter({ limit: limits.loginFailuresPerAddressAndClient, windowMs: limits.windowMs, maxBlockMs });
   const loginFailIpLimiter: WindowLimiter = createWindowLimiter({ limit: limits.loginFailuresPerIp, windowMs: limits.windowMs });
+  const pair = (email: string, ip: string | undefined) => `${email}|${ip ?? 'unknown'}`;
 
   const tooMany = (seconds: number, what: string) =>
     new AppError('rate_limited', `Too many ${what}: try again in ${Math.ceil(seconds / 60)} minute(s)`, { headers: { 'retry-after': String(seconds) } });
@@ -118,8 +122,8 @@ export function createAuthService(input: AuthServiceDeps) {
   function countLinkRequest(email: string, ip: string | undefined): void {
     const byIp = ip ? linkIpLimiter.hit(ip) : { ok: true, retryAfterSeconds: 0 };
     if (!byIp.ok) throw tooMany(byIp.retryAfterSeconds, 'sign-in link requests from this network');
-    const byEmail = linkLimiter.hit(email);
-    if (!byEmail.ok) throw tooMany(byEmail.retryAfterSeconds, 'sign-in link requests for this address');
+    const byPair = linkLimiter.hit(pair(email, ip));
+    if (!byPair.ok) throw tooMany(byPair.retryAfterSeconds, 'sign-in link requests for this address');
   }
 
   async function signToken(kind: 'user' | 'admin', subjectId: string, email: string, sessionId: string): Promise<{ token: string; expiresIn: number }> {
@@ -236,7 +240,7 @@ export function createAuthService(input: AuthServiceDeps) {
 
   async function verifyUserToken(token: string, purpose: OwnerPurpose) {
     const row = await repo.findMagicToken(sha256(token));
-    if (!row || row.kind !== 'user') throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
+    if (row?.kind !== 'user') throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
     if (row.purpose !== purpose) throw badLink(`This link was issued for purpose '${row.purpose}', not '${purpose}'.`);
     if (row.used_at) throw badLink('This sign-in link was already used. Request a new link.');
     if (row.expired) throw badLink('This sign-in link has expired. Request a new link.');
@@ -274,11 +278,11 @@ export function createAuthService(input: AuthServiceDeps) {
 
   async function verifyAdminToken(token: string) {
     const row = await repo.findMagicToken(sha256(token));
-    if (!row || row.kind !== 'admin') throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
+    if (row?.kind !== 'admin') throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
     if (row.used_at) throw badLink('This sign-in link was already used. Request a new link.');
     if (row.expired) throw badLink('This sign-in link has expired. Request a new link.');
     const admin = await repo.findAdminByEmail(row.email);
-    if (!admin || !admin.is_active) throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
+    if (!admin?.is_active) throw badLink('Invalid sign-in link: the token is unknown. Request a new link.');
     const signed = await db.transaction(async (tx) => {
       const q = createAuthRepo(tx);
       if (!(await q.consumeMagicToken(row.id))) throw badLink('This sign-in link was already used. Request a new link.');
@@ -340,7 +344,7 @@ export function createAuthService(input: AuthServiceDeps) {
       const email = input.email.trim().toLowerCase();
       const ipKey = input.ip ?? 'unknown';
       const blockedIp = loginFailIpLimiter.blocked(ipKey);
-      const blockedEmail = loginFailLimiter.blocked(email);
+      const blockedEmail = loginFailLimiter.blocked(pair(email, input.ip));
       if (blockedIp.blocked || blockedEmail.blocked) {
         log.warn({ email, ip: input.ip }, 'admin login refused: too many failures');
         throw tooMany(Math.max(blockedIp.retryAfterSeconds, blockedEmail.retryAfterSeconds), 'failed sign-in attempts');
@@ -348,13 +352,13 @@ export function createAuthService(input: AuthServiceDeps) {
       const admin = await repo.findAdminByEmail(email);
       // Verify against a dummy hash for unknown addresses so both answers take as long.
       const ok = await verifyPassword(input.password, admin?.password_hash ?? DUMMY_PASSWORD_HASH);
-      if (!admin || !admin.is_active || !admin.password_hash || !ok) {
+      if (!admin?.is_active || !admin.password_hash || !ok) {
         loginFailIpLimiter.hit(ipKey);
-        loginFailLimiter.hit(email);
+        loginFailLimiter.hit(pair(email, input.ip));
         log.warn({ email, ip: input.ip, known: Boolean(admin) }, 'admin login failed');
         throw new AppError('unauthorized', 'Incorrect email or password');
       }
-      loginFailLimiter.reset(email);
+      loginFailLimiter.reset(pair(email, input.ip));
       await repo.touchAdminLogin(admin.id);
       const signed = await newSession('admin', admin.id, admin.email);
       log.info({ adminId: admin.id, method: 'password' }, 'administrator signed in');
@@ -389,7 +393,7 @@ export function createAuthService(input: AuthServiceDeps) {
 
     async adminMe(principal: AdminPrincipal) {
       const admin = await repo.findAdminById(principal.adminId);
-      if (!admin || !admin.is_active) throw new AppError('unauthorized', 'Invalid or expired token: sign in again');
+      if (!admin?.is_active) throw new AppError('unauthorized', 'Invalid or expired token: sign in again');
       return { admin: adminView(admin) };
     },
 
@@ -408,7 +412,9 @@ export function createAuthService(input: AuthServiceDeps) {
       log.info({ userId: principal.userId }, 'owner account removed');
     },
 
-    cleanupTokens: async () => ({ deleted: await repo.deleteStaleMagicTokens() }),
+    /** An owner cleans their own stale sign-in tokens; an administrator every address's. */
+    cleanupTokens: async (principal: BearerPrincipal) =>
+      ({ deleted: await repo.deleteStaleMagicTokens(principal.kind === 'admin' ? undefined : principal.email) }),
 
     async ownsCompany(userId: string, companyId: string): Promise<boolean> {
       if (!UUID.test(userId) || !UUID.test(companyId)) return false;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { CompaniesService } from './companies.service.js';
-import { CategoriesResponseSchema, CompanyIdParams, WebsiteParams } from './companies.schemas.js';
+import { CategoriesResponseSchema, CompanyIdParams, WebsiteParams, type CompanyProfile } from './companies.schemas.js';
 
 export interface CompaniesRoutesOptions {
   companies: CompaniesService;
@@ -10,6 +10,9 @@ export interface CompaniesRoutesOptions {
 
 /** Agent API: company lookup and categories (base /api/v1/agent). */
 export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOptions): Promise<void> {
+  // The latest agent-readiness score and grade (scans module), read at request time.
+  const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({ ...profile, agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null });
+
   app.get('/companies/:company_id', {
     schema: {
       operationId: 'companies.get',
@@ -19,7 +22,7 @@ export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOp
       params: CompanyIdParams,
       response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
     },
-  }, async (req) => companies.getProfile(req.params.company_id));
+  }, async (req) => withReadiness(await companies.getProfile(req.params.company_id)));
 
   const byUrlSchema = {
     operationId: 'companies.getByWebsite',
@@ -29,11 +32,11 @@ export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOp
     params: WebsiteParams,
     response: { 200: Type.Ref('CompanyProfile'), 404: err, ...errorResponses },
   };
-  app.get('/companies/by-url/:website_url', { schema: byUrlSchema }, async (req) => companies.getProfileByWebsite(req.params.website_url));
+  app.get('/companies/by-url/:website_url', { schema: byUrlSchema }, async (req) => withReadiness(await companies.getProfileByWebsite(req.params.website_url)));
   // The same lookup when the URL is sent unencoded (its slashes split it into segments).
   app.get('/companies/by-url/*', {
     schema: { hide: true, params: Type.Object({ '*': Type.String({ maxLength: 2048 }) }), response: byUrlSchema.response },
-  }, async (req) => companies.getProfileByWebsite(req.params['*']));
+  }, async (req) => withReadiness(await companies.getProfileByWebsite(req.params['*'])));
 
   app.get('/categories', {
     schema: {

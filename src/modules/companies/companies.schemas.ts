@@ -65,6 +65,11 @@ export const CompanyProfileSchema = Type.Object(
     profile_url: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time', description: 'Last time the profile changed' }),
+    agent_readiness: Type.Optional(
+      Type.Union([Type.Object({ score: Type.Integer({ minimum: 0, maximum: 100 }), grade: Type.String(), scanned_at: Type.String({ format: 'date-time' }) }), Type.Null()], {
+        description: 'Latest agent-readiness scan of the website (score 0-100, grade A-F); null before the first completed scan',
+      }),
+    ),
   },
   { $id: 'CompanyProfile' },
 );

@@ -36,14 +36,14 @@ export function embeddingText(c: { name: string; industry: string; category: str
     c.services.join(', '),
     c.description,
   ]
-    .filter((s) => s && s.trim())
+    .filter((s) => s?.trim())
     .join('. ')
     .slice(0, 2000) || fallbackEmbeddingText(c);
 }
 
 /** A stub profile (just claimed, not yet crawled) has no content yet: embed what it does have. */
 function fallbackEmbeddingText(c: { name: string; category: string }): string {
-  return [c.name, c.category].filter((s) => s && s.trim()).join('. ') || 'company';
+  return [c.name, c.category].filter((s) => s?.trim()).join('. ') || 'company';
 }
 
 function cleanList(values: string[] | undefined, max = 50): string[] {

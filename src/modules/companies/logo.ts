@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError, invalid } from '../../platform/errors.js';
+import { renderSvg } from './svg-render.js';
 
 /**
  * Logo normalisation. The uploaded bytes are never stored or served: the type is decided from
@@ -62,22 +63,28 @@ export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
   }
   // A small SVG (a 24×24 viewBox) is rendered at a density that gives a sharp 512 px raster.
   const density = format === 'svg' ? Math.min(2400, Math.max(72, Math.ceil((72 * LOGO_OUTPUT_PX) / Math.max(width, height)))) : undefined;
-  let out: { data: Buffer; info: OutputInfo };
-  try {
-    out = await sharp(input, { limitInputPixels: LOGO_MAX_INPUT_PX * LOGO_MAX_INPUT_PX * 4, ...(density ? { density } : {}) })
-      .rotate()
-      .resize(LOGO_OUTPUT_PX, LOGO_OUTPUT_PX, { fit: 'inside', withoutEnlargement: format !== 'svg' })
-      .png({ compressionLevel: 9 })
-      .toBuffer({ resolveWithObject: true });
-  } catch {
-    throw invalid(['body', 'file'], `The ${format.toUpperCase()} image cannot be decoded`, undefined, 'value_error');
+  let bytes: Buffer;
+  if (format === 'svg') {
+    // Bounded in CPU time and concurrency (svg-render.ts): an SVG can cost far more than its size.
+    bytes = await renderSvg(input, density!, LOGO_OUTPUT_PX);
+  } else {
+    try {
+      bytes = await sharp(input, { limitInputPixels: LOGO_MAX_INPUT_PX * LOGO_MAX_INPUT_PX * 4 })
+        .rotate()
+        .resize(LOGO_OUTPUT_PX, LOGO_OUTPUT_PX, { fit: 'inside', withoutEnlargement: true })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
+    } catch {
+      throw invalid(['body', 'file'], `The ${format.toUpperCase()} image cannot be decoded`, undefined, 'value_error');
+    }
   }
+  const { width: outWidth = 0, height: outHeight = 0 } = await sharp(bytes).metadata();
   return {
-    bytes: out.data,
+    bytes,
     contentType: 'image/png',
-    width: out.info.width,
-    height: out.info.height,
-    etag: createHash('sha256').update(out.data).digest('hex').slice(0, 32),
+    width: outWidth,
+    height: outHeight,
+    etag: createHash('sha256').update(bytes).digest('hex').slice(0, 32),
     originalFormat: format,
   };
 }

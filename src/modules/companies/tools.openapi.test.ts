@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../../test/helpers.js';
+import { describe, it } from 'node:test';
+import { useTestApp } from '../../test/helpers.js';
 
 describe('OpenAPI: logo upload', () => {
-  let t: TestContext;
-  before(async () => {
-    t = await buildTestApp();
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
-  });
+  const t = useTestApp();
 
   it('describes POST /api/tools/{tool_id}/logo as multipart/form-data with a binary file field', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });

@@ -277,6 +277,21 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
       return t.app.inject({ method: 'POST', url: `/api/tools/${id}/logo`, payload, headers: { ...headers, ...auth(token) } });
     };
 
+    it('takes exactly one part named "file" (422 otherwise) and answers a malformed body with 400 (issue 11/20)', async () => {
+      const file = await png(64, 64);
+      const boundary = `----agp${randomBytes(8).toString('hex')}`;
+      const part = (name: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from('\r\n')]);
+      const send = (payload: Buffer) => t.app.inject({ method: 'POST', url: `/api/tools/${a.id}/logo`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...auth(a.token) } });
+      const two = await send(Buffer.concat([part('file'), part('file'), Buffer.from(`--${boundary}--\r\n`)]));
+      assert.equal(two.statusCode, 422, two.body);
+      const other = await send(Buffer.concat([part('image'), Buffer.from(`--${boundary}--\r\n`)]));
+      assert.equal(other.statusCode, 422, other.body);
+      assert.deepEqual(other.json().detail[0].loc, ['body', 'image']);
+      const broken = await send(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\n\r\nabc`));
+      assert.ok([400, 422].includes(broken.statusCode), `${broken.statusCode} ${broken.body}`);
+      assert.equal(typeof broken.json().detail === 'string' || Array.isArray(broken.json().detail), true);
+    });
+
     it('normalises a PNG to at most 512 px and serves it with safe headers', async () => {
       const res = await upload(a.id, a.token, await png(1024, 512));
       assert.equal(res.statusCode, 200, res.body);

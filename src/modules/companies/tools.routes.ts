@@ -41,7 +41,7 @@ const bearer = [{ OAuth2PasswordBearer: [] }];
 /** Dashboard API for companies ("tools"), base /api/tools. Administrators' routes live in modules/admin. */
 export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOptions): Promise<void> {
   // Scoped to this plugin: only the logo upload reads multipart bodies.
-  await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 20 } });
+  await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 2, fields: 2, parts: 4 } });
   // Guards run onRequest: credentials and ownership are checked before the body is read or validated.
   const manager = guards.requireCompanyManager('tool_id');
 
@@ -140,21 +140,31 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
         `At most ${LOGO_MAX_BYTES / 1024 / 1024} MB (413) and ${LOGO_MAX_INPUT_PX}×${LOGO_MAX_INPUT_PX} px (422). ` +
         `Stored as a PNG of at most ${LOGO_OUTPUT_PX} px (SVG is rasterised, never served as SVG) and served at GET /api/tools/{tool_id}/logo, which becomes logo_url.`,
       params: ToolIdParams,
-      response: { 200: LogoResponseSchema, ...auth401, 404: err, 413: err, 415: err, ...errorResponses },
+      response: { 200: LogoResponseSchema, 400: err, ...auth401, 404: err, 413: err, 415: err, 503: err, ...errorResponses },
     },
   }, async (req) => {
     if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the logo as multipart/form-data with a file part named "file"');
-    let buf: Buffer;
+    // Exactly one part, a file named "file": anything else is a 422 naming the part.
+    let buf: Buffer | undefined;
     try {
-      const part = await req.file();
-      if (!part) throw invalid(['body', 'file'], 'Field required: a file part with the logo', undefined, 'missing');
-      buf = await part.toBuffer();
+      for await (const part of req.parts()) {
+        if (part.type !== 'file' || part.fieldname !== 'file') {
+          throw invalid(['body', part.fieldname], `Unexpected part "${part.fieldname}": send exactly one file part named "file"`, undefined, 'extra_forbidden');
+        }
+        if (buf) throw invalid(['body', 'file'], 'Send exactly one file part named "file"', undefined, 'too_long');
+        buf = await part.toBuffer();
+      }
     } catch (e) {
+      if (e instanceof AppError) throw e;
       const code = (e as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', `The logo is larger than ${LOGO_MAX_BYTES / 1024 / 1024} MB; upload a smaller file`);
-      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('payload_too_large', 'Send one file only');
-      throw e;
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+        throw invalid(['body'], 'Send exactly one file part named "file"', undefined, 'too_long');
+      }
+      // Anything else the multipart parser refuses is a malformed body, not a server fault.
+      throw new AppError('bad_request', 'Malformed multipart/form-data body', { cause: e });
     }
+    if (!buf) throw invalid(['body', 'file'], 'Field required: a file part with the logo', undefined, 'missing');
     return tools.uploadLogo(req.params.tool_id, buf, actorOf(req));
   });
 

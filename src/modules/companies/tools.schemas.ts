@@ -1,3 +1,4 @@
+import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 import { ServiceTypeSchema } from './companies.schemas.js';
 
@@ -225,7 +226,7 @@ export const UndoResponseSchema = Type.Object({
 
 export const EditHistoryQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
 });
 
 export const EditHistorySchema = Type.Object({

@@ -174,7 +174,7 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
     structuredAddress: org?.address ?? pages.map((p) => p.microdataAddress).find(Boolean),
     social,
     languages,
-    corpus: pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase() + `\n${JSON.stringify(org ?? {}).toLowerCase()}`,
+    corpus: `${pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase()}\n${JSON.stringify(org ?? {}).toLowerCase()}`,
   };
 }
 

@@ -20,7 +20,18 @@ export class FetchError extends Error {
   }
 }
 
-export type FetchPurpose = 'page' | 'robots' | 'sitemap';
+/** `any` (the scans module): every content type is read, still size-capped. */
+export type FetchPurpose = 'page' | 'robots' | 'sitemap' | 'any';
+
+/** Per-request choices (the scans module compares user agents and reports error statuses). */
+export interface FetchRequestOptions {
+  userAgent?: string;
+  accept?: string;
+  /** Answer 4xx/5xx with their status, headers and (capped) body instead of throwing. */
+  keepErrorStatus?: boolean;
+  /** Every hop's URL must pass this (e.g. the company's own domain); refused hops throw `bad_url`. */
+  allowUrl?: (url: URL) => boolean;
+}
 
 export interface FetchResult {
   url: string;
@@ -29,6 +40,8 @@ export interface FetchResult {
   body: string;
   /** The URLs redirected through, in order (empty when none). */
   redirects: string[];
+  /** Response headers of the final hop (lower-case names; repeated headers joined with ", "). */
+  headers: Record<string, string>;
 }
 
 export interface FetcherOptions {
@@ -50,12 +63,13 @@ const CONTENT_TYPES: Record<FetchPurpose, RegExp> = {
   page: /^(text\/html|application\/xhtml\+xml|text\/plain)\b/i,
   robots: /^text\/plain\b/i,
   sitemap: /^(application\/xml|text\/xml|application\/rss\+xml|text\/plain)\b/i,
+  any: /^/,
 };
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface Fetcher {
-  fetch(url: string, purpose: FetchPurpose): Promise<FetchResult>;
+  fetch(url: string, purpose: FetchPurpose, options?: FetchRequestOptions): Promise<FetchResult>;
   /** Checks a URL's scheme, port and address without fetching it. */
   check(url: string): Promise<URL>;
   close(): Promise<void>;
@@ -95,7 +109,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     return url;
   }
 
-  async function once(url: URL, purpose: FetchPurpose): Promise<{ status: number; location?: string; contentType: string; body: string }> {
+  async function once(url: URL, purpose: FetchPurpose, o: FetchRequestOptions): Promise<{ status: number; location?: string; contentType: string; body: string; headers: Record<string, string> }> {
     const signal = AbortSignal.timeout(options.timeoutMs);
     let res;
     try {
@@ -104,8 +118,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         method: 'GET',
         signal,
         headers: {
-          'user-agent': options.userAgent,
-          accept: purpose === 'page' ? 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' : purpose === 'sitemap' ? 'application/xml,text/xml;q=0.9,text/plain;q=0.5' : 'text/plain',
+          'user-agent': o.userAgent ?? options.userAgent,
+          accept: o.accept ?? (purpose === 'page' ? 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' : purpose === 'sitemap' ? 'application/xml,text/xml;q=0.9,text/plain;q=0.5' : purpose === 'any' ? '*/*' : 'text/plain'),
           'accept-language': 'en;q=1, *;q=0.5',
         },
       });
@@ -117,17 +131,19 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
     if (status >= 300 && status < 400) {
       await res.body.dump().catch(() => {});
-      return { status, location: header('location') ?? '', contentType: '', body: '' };
+      return { status, location: header('location') ?? '', contentType: '', body: '', headers };
     }
     const contentType = (header('content-type') ?? '').trim();
-    if (status >= 400) {
+    if (status >= 400 && !o.keepErrorStatus) {
       await res.body.dump().catch(() => {});
-      return { status, contentType, body: '' };
+      return { status, contentType, body: '', headers };
     }
     // robots.txt served without a content type is common: read it as text.
-    if (!(contentType === '' && purpose !== 'page') && !CONTENT_TYPES[purpose].test(contentType)) {
+    if (status < 400 && !(contentType === '' && purpose !== 'page') && !CONTENT_TYPES[purpose].test(contentType)) {
       await res.body.dump().catch(() => {});
       throw new FetchError('content_type', `content type ${contentType || '(none)'} is not crawled`);
     }
@@ -150,17 +166,18 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     } catch (err) {
       throw toFetchError(err);
     }
-    return { status, contentType, body: decode(Buffer.concat(chunks), contentType) };
+    return { status, contentType, body: decode(Buffer.concat(chunks), contentType), headers };
   }
 
   return {
     check,
-    async fetch(raw, purpose) {
+    async fetch(raw, purpose, o = {}) {
       const redirects: string[] = [];
       let current = raw;
       for (let hop = 0; ; hop++) {
         const url = await check(current);
-        const r = await once(url, purpose);
+        if (o.allowUrl && !o.allowUrl(url)) throw new FetchError('bad_url', `${url.href} is outside the allowed site`);
+        const r = await once(url, purpose, o);
         if (r.location !== undefined) {
           if (hop >= maxRedirects) throw new FetchError('redirects', `more than ${maxRedirects} redirects`);
           if (!r.location) throw new FetchError('http', `redirect ${r.status} without a location`, r.status);
@@ -168,8 +185,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           current = new URL(r.location, url).href;
           continue;
         }
-        if (r.status >= 400) throw new FetchError('http', `HTTP ${r.status} for ${url.href}`, r.status);
-        return { url: url.href, status: r.status, contentType: r.contentType, body: r.body, redirects };
+        if (r.status >= 400 && !o.keepErrorStatus) throw new FetchError('http', `HTTP ${r.status} for ${url.href}`, r.status);
+        return { url: url.href, status: r.status, contentType: r.contentType, body: r.body, redirects, headers: r.headers };
       }
     },
     close: () => agent.close(),

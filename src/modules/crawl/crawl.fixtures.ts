@@ -47,10 +47,10 @@ export const FIXTURE_SITES: FixtureSite[] = [
     description: 'JSON-LD-rich local business (Plumber) with ContactPoint and sameAs',
     expected: { category: 'Construction & Home Services', city: 'Berlin', country: 'Germany', service_type: 'local', email: 'info@acme-plumbing.test', phone: '+49 30 1234567' },
     routes: {
-      '/robots.txt': robotsAll + 'Sitemap: http://acme-plumbing.testPORT/sitemap.xml\n',
+      '/robots.txt': `${robotsAll}Sitemap: http://acme-plumbing.testPORT/sitemap.xml\n`,
       '/sitemap.xml': sitemap('acme-plumbing.test', ['/', '/about', '/services', '/contact']),
       '/': page('Acme Plumbing | Emergency plumber in Berlin', `<h1>Acme Plumbing</h1><p>Fast, honest plumbing repairs for homes and businesses across Berlin, 24 hours a day.</p><p>Leaking pipe or blocked drain? Our certified plumbers arrive within the hour.</p>`, {
-        head: `<meta name="description" content="Emergency plumber in Berlin: leaks, drains, boilers and bathroom installations.">` + ld({
+        head: `<meta name="description" content="Emergency plumber in Berlin: leaks, drains, boilers and bathroom installations.">${ld({
           '@context': 'https://schema.org', '@type': 'Plumber', name: 'Acme Plumbing GmbH', url: 'http://acme-plumbing.test/',
           description: 'Emergency plumbing, drain cleaning and boiler service in Berlin.',
           telephone: '+49 30 1234567', email: 'info@acme-plumbing.test',
@@ -58,7 +58,7 @@ export const FIXTURE_SITES: FixtureSite[] = [
           contactPoint: { '@type': 'ContactPoint', telephone: '+49 30 1234567', contactType: 'customer service' },
           sameAs: ['https://www.facebook.com/acmeplumbing', 'https://www.instagram.com/acmeplumbing'],
           foundingDate: '1998',
-        }),
+        })}`,
       }),
       '/about': page('About us - Acme Plumbing', `<h1>About us</h1><p>Family-run since 1998, Acme Plumbing serves households in Berlin with a team of twelve master plumbers.</p>`),
       '/services': page('Services - Acme Plumbing', `<h1>Our services</h1><ul><li>Leak repair</li><li>Drain cleaning</li><li>Boiler service</li><li>Bathroom installation</li></ul>`),
@@ -87,11 +87,11 @@ export const FIXTURE_SITES: FixtureSite[] = [
       '/robots.txt': robotsAll,
       '/': page('Trattoria Luigi – Cucina romana dal 1965', `<h1>Trattoria Luigi</h1><p>Cucina romana tradizionale nel cuore di Trastevere: carbonara, cacio e pepe e carciofi alla giudia.</p><p>Prenota un tavolo: siamo aperti tutti i giorni a pranzo e cena.</p><a href="/en/">English</a>`, {
         lang: 'it',
-        head: `<link rel="alternate" hreflang="en" href="/en/"><meta property="og:site_name" content="Trattoria Luigi">` + ld({
+        head: `<link rel="alternate" hreflang="en" href="/en/"><meta property="og:site_name" content="Trattoria Luigi">${ld({
           '@context': 'https://schema.org', '@type': 'Restaurant', name: 'Trattoria Luigi', servesCuisine: 'Roman',
           telephone: '+39 06 6789 1234', email: 'prenotazioni@trattoria-luigi.test',
           address: { '@type': 'PostalAddress', streetAddress: 'Via della Lungaretta 22', addressLocality: 'Rome', postalCode: '00153', addressCountry: 'IT' },
-        }),
+        })}`,
       }),
       '/en/': page('Trattoria Luigi – Roman cooking since 1965', `<h1>Trattoria Luigi</h1><p>Traditional Roman cooking in the heart of Trastevere. Book a table for lunch or dinner, open every day.</p>`, { lang: 'en' }),
     },
@@ -161,7 +161,10 @@ export const FIXTURE_SITES: FixtureSite[] = [
         const write = () => {
           while (sent < 3 * 1024 * 1024) {
             sent += chunk.length;
-            if (!res.write(chunk)) return res.once('drain', write);
+            if (!res.write(chunk)) {
+              res.once('drain', write);
+              return;
+            }
           }
           res.end();
         };
@@ -188,7 +191,7 @@ export const FIXTURE_SITES: FixtureSite[] = [
     description: 'JavaScript-only home page; content only on sitemap pages (adaptive retry)',
     expected: { category: 'Beauty & Wellness', city: 'Barcelona', country: 'Spain', service_type: 'local', email: 'hola@spa-shell.test', phone: '+34 931 234 567' },
     routes: {
-      '/robots.txt': robotsAll + 'Sitemap: http://spa-shell.testPORT/sitemap.xml\n',
+      '/robots.txt': `${robotsAll}Sitemap: http://spa-shell.testPORT/sitemap.xml\n`,
       '/sitemap.xml': sitemap('spa-shell.test', ['/', '/es/serena', '/es/donde']),
       '/': `<!doctype html><html lang="es"><head><title>Loading…</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>`,
       '/es/serena': page('Serena Spa – massage and beauty in Barcelona', `<h1>Serena Spa</h1><p>Massages, facials, manicure and a relaxing sauna in the Gothic Quarter of Barcelona. Book your visit at our salon.</p>`, { lang: 'es' }),

@@ -109,6 +109,13 @@ describe('crawl API', () => {
     assert.equal(status.json().status, 'succeeded');
     assert.equal(status.json().stage, 'done');
     assert.equal(status.json().user_id, undefined, 'the public status carries no user');
+    // Anonymous callers (job ids are sequential) see state and progress only (issue 11 finding 9).
+    for (const field of ['url', 'domain', 'company_id', 'error', 'changed_fields']) assert.equal(status.json()[field], undefined, field);
+    const stranger = await signInOwner(t, 'someone@elsewhere.example.org');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(stranger.token) })).json().url, undefined);
+    const mine = await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(owner.token) });
+    assert.equal(mine.json().company_id, acmeId);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(admin) })).json().domain, 'acme-plumbing.test');
 
     const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth(owner.token) });
     assert.equal(latest.statusCode, 200);
@@ -130,7 +137,7 @@ describe('crawl API', () => {
 
   it('a re-crawl keeps fields the owner edited by hand and verification, and records what changed', async () => {
     await t.db.query(`UPDATE companies SET city = 'Potsdam', description = 'Hand-written by the owner.', phone = NULL, is_verified = true, owner_edited_fields = '{city,description}' WHERE id = $1`, [acmeId]);
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: 'http://acme-plumbing.test:' + farm.port } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: `http://acme-plumbing.test:${farm.port}` } });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.profile.id, acmeId, 'matched by domain');
@@ -207,7 +214,7 @@ describe('crawl API', () => {
     // A crash mid-run leaves the row running; the retried job runs it again (not a duplicate row).
     await t.db.query(`UPDATE crawl_jobs SET status = 'running', stage = 'fetch' WHERE id = $1`, [job_id]);
     assert.equal(await t.app.services.crawl.runJob(job_id), 'succeeded');
-    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${job_id}` })).json();
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${job_id}`, headers: auth(owner.token) })).json();
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 2);
     const rows = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies WHERE domain = 'acme-plumbing.test'`);
@@ -221,10 +228,10 @@ describe('crawl API', () => {
     const { token } = await a.createSignInToken({ email: 'boss@brightpixel.test', purpose: 'crawl', website_url: farm.url('brightpixel.test') });
     const r = await a.verifyUserToken(token, 'crawl');
     const started = r.crawl_job as { job_id: number; status: string };
-    assert.ok(started && started.job_id, JSON.stringify(r));
+    assert.ok(started?.job_id, JSON.stringify(r));
     assert.equal(started.status, 'queued');
     assert.equal(await t.app.services.crawl.runJob(started.job_id), 'succeeded');
-    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}` })).json();
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}`, headers: auth(r.access_token) })).json();
     assert.equal(r.company_id, stubId);
     assert.equal(job.company_id, r.company_id, 'the crawl filled in the company the link names');
     const profile = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${r.company_id}` })).json();
@@ -255,7 +262,7 @@ describe('crawl jobs on pg-boss', () => {
     let job: { status: string; company_id: string | null } = { status: 'queued', company_id: null };
     for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'running'); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${id}` })).json();
+      job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${id}`, headers: { authorization: `Bearer ${admin}` } })).json();
     }
     assert.equal(job.status, 'succeeded');
     assert.ok(job.company_id);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Guards } from '../../platform/auth.js';
-import { err, errorResponses, type App } from '../../platform/http.js';
+import { err, errorResponses, type App, offsetParam } from '../../platform/http.js';
 import type { CrawlRequest } from './crawl.schemas.js';
 import type { CrawlService } from './crawl.service.js';
 
@@ -14,7 +14,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   const { crawl, guards } = opts;
 
   app.post('', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'crawl.run',
       tags,
@@ -39,7 +39,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.post('/start', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'crawl.start',
       tags,
@@ -53,7 +53,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.post('/admin', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'crawl.adminRun',
       tags,
@@ -67,7 +67,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.get('/admin/stats', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'crawl.adminStats',
       tags,
@@ -81,7 +81,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.get('/admin/recent', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'crawl.adminRecent',
       tags,
@@ -89,7 +89,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
       security: bearer,
       querystring: Type.Object({
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        offset: offsetParam(),
         status: Type.Optional(Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')], { description: 'Only jobs in this status' })),
       }),
       response: { 200: Type.Ref('CrawlRecent'), ...authErrors, ...errorResponses },
@@ -101,7 +101,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.get('/admin/recent/:job_id', {
-    preHandler: guards.requireAdmin,
+    onRequest: guards.requireAdmin,
     schema: {
       operationId: 'crawl.adminJob',
       tags,
@@ -114,7 +114,7 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.get('/my-latest', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'crawl.myLatest',
       tags,
@@ -126,14 +126,18 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
   });
 
   app.get('/:job_id', {
+    onRequest: guards.optionalBearer,
     schema: {
       operationId: 'crawl.status',
       tags,
       summary: 'Status and progress of a crawl job',
-      description: 'Status (queued, running, succeeded, failed), stage, pages fetched and, when finished, what changed. Carries no personal data.',
+      description:
+        'Anyone: status (queued, running, succeeded, failed), stage, pages fetched and timing (CrawlJobProgress). ' +
+        'The user who asked for the crawl, an owner of its company or an administrator (bearer) also get the URL, company, error and what changed (CrawlJob).',
       params: JobIdParams,
-      response: { 200: Type.Ref('CrawlJob'), 404: err, ...errorResponses },
+      security: [{}, ...bearer],
+      response: { 200: Type.Union([Type.Ref('CrawlJob'), Type.Ref('CrawlJobProgress')]), 404: err, ...errorResponses },
     },
-    handler: async (req) => crawl.getJob((req.params as { job_id: number }).job_id),
+    handler: async (req) => crawl.getJob((req.params as { job_id: number }).job_id, req.principal),
   });
 }

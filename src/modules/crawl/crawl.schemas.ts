@@ -42,6 +42,23 @@ export const CrawlJobSchema = Type.Object(
 );
 export type CrawlJobView = Static<typeof CrawlJobSchema>;
 
+/** What anyone may see of a job (GET /api/crawl/{job_id} without a credential that may see it all). */
+export const CrawlJobProgressSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    status: CrawlJobSchema.properties.status,
+    stage: CrawlJobSchema.properties.stage,
+    pages_fetched: Type.Integer(),
+    attempts: Type.Integer(),
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+    duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: 'CrawlJobProgress', additionalProperties: false },
+);
+export type CrawlJobProgress = Static<typeof CrawlJobProgressSchema>;
+
 export const CrawlEventSchema = Type.Object({
   at: Type.String({ format: 'date-time' }),
   stage: Type.String(),
@@ -119,4 +136,4 @@ export const CrawlRecentSchema = Type.Object(
   { $id: 'CrawlRecent' },
 );
 
-export const crawlSchemas = [CrawlRequestSchema, CrawlJobSchema, CrawlJobDetailSchema, CrawlResultSchema, CrawlStartedSchema, MyLatestSchema, CrawlStatsSchema, CrawlRecentSchema];
+export const crawlSchemas = [CrawlRequestSchema, CrawlJobSchema, CrawlJobProgressSchema, CrawlJobDetailSchema, CrawlResultSchema, CrawlStartedSchema, MyLatestSchema, CrawlStatsSchema, CrawlRecentSchema];

@@ -14,8 +14,8 @@ import { assembleMaterial, createAnalyser, type AnalysedProfile } from './crawl.
 import { createEngine, HostPacer, type CrawlEvent, type Engine } from './crawl.engine.js';
 import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
 import type { ExtractedPage } from '../../lib/extract.js';
-import type { CrawlJobRow, CrawlRepo, RequestedBy } from './crawl.repo.js';
-import type { CrawlJobView, CrawlRequest } from './crawl.schemas.js';
+import type { CrawlJobRow, CrawlRepo, } from './crawl.repo.js';
+import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
 
 export const CRAWL_QUEUE = 'crawl.run';
 
@@ -381,10 +381,21 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       return service.start({ kind: 'magic_link', userId, companyId }, { url: websiteUrl });
     },
 
-    async getJob(id: number) {
+    /**
+     * The whole job for an administrator, the user who asked for it or an owner of its company;
+     * anyone else (job ids are sequential) sees state and progress only: no URL, company or error.
+     */
+    async getJob(id: number, principal?: BearerPrincipal): Promise<CrawlJobView | CrawlJobProgress> {
       const row = await repo.find(id);
       if (!row) throw new AppError('not_found', `Crawl job ${id} not found`);
-      return toJobView(row);
+      const view = toJobView(row);
+      if (principal?.kind === 'admin') return view;
+      if (principal?.kind === 'user') {
+        if (row.user_id === principal.userId) return view;
+        if (row.company_id && (await deps.ownership.owns(principal.userId, row.company_id))) return view;
+      }
+      const { id: jobId, status, stage, pages_fetched, attempts, created_at, started_at, finished_at, duration_ms } = view;
+      return { id: jobId, status, stage, pages_fetched, attempts, created_at, started_at, finished_at, duration_ms };
     },
 
     async myLatest(principal: BearerPrincipal) {
@@ -437,6 +448,17 @@ export function createCrawlService(deps: CrawlServiceDeps) {
 
     /** Crawls without saving (bench, diagnostics). */
     crawlSite: (url: string, opts: CrawlRunOptions) => engine.crawl(url, { ...opts, delayMs }),
+    /** A separate fetcher with the crawler's network rules (SSRF checks, ports, DNS) for the scans module; the caller closes it. */
+    createFetcher: (o: { userAgent?: string; timeoutMs?: number; maxBytes?: number; maxRedirects?: number } = {}): Fetcher =>
+      createFetcher({
+        userAgent: o.userAgent ?? config.crawl.userAgent,
+        allowPrivate: config.crawl.allowPrivate,
+        allowedPorts: config.crawl.allowedPorts,
+        timeoutMs: o.timeoutMs ?? deps.timeoutMs ?? 10_000,
+        ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
+        ...(o.maxRedirects !== undefined ? { maxRedirects: o.maxRedirects } : {}),
+        ...(deps.resolver ? { resolver: deps.resolver } : {}),
+      }),
     close: () => fetcher.close(),
   };
 

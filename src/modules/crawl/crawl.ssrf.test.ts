@@ -16,7 +16,9 @@ const PUBLIC = '93.184.216.34';
 
 describe('address classification', () => {
   for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-    '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:7f00:1::', '198.18.0.1']) {
+    '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:7f00:1::', '198.18.0.1',
+    // IPv4-compatible IPv6 (issue 11 finding 7)
+    '::7f00:1', '::a9fe:a9fe', '::10.0.0.1']) {
     it(`refuses ${a}`, () => assert.equal(classifyAddress(a).ok, false));
   }
   for (const a of [PUBLIC, '8.8.8.8', '2606:4700:4700::1111']) {

@@ -68,6 +68,10 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       reply.code(answer.status);
       return void (answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body));
     }
+    // The SDK's transport answers 406 unless Accept names both JSON and SSE; a client that sends
+    // no Accept (or */*) accepts anything, so it is told so rather than refused.
+    const accept = req.raw.headers.accept?.trim();
+    if (!accept || accept === '*/*') req.raw.headers.accept = 'application/json, text/event-stream';
     // Initialize-era clients: the SDK's transport, one fresh server per request (stateless).
     reply.hijack();
     const server = mcp.legacyServer(endpoint, apiKey);
@@ -95,12 +99,15 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
     }
   };
 
+  // JSON-RPC answers (results and errors) are documented as such; their shape is the MCP specification's.
+  const rpcAnswer = Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true, description: 'A JSON-RPC 2.0 response (result or error)' });
+
   const notAllowed = (allow: string) => async (_req: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).header('allow', allow).send({ detail: `Method Not Allowed: this MCP endpoint is stateless and answers ${allow} only` });
 
   app.post('/mcp', {
     preHandler: checkOrigin,
-    schema: { operationId: 'mcp.agent', tags: [TAG], summary: 'Agent MCP server (JSON-RPC over Streamable HTTP)', description: postDescription },
+    schema: { operationId: 'mcp.agent', tags: [TAG], summary: 'Agent MCP server (JSON-RPC over Streamable HTTP)', description: postDescription, response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer } },
   }, async (req, reply) => serve(req, reply, mcp.agentEndpoint()));
 
   app.get('/mcp', {
@@ -128,7 +135,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       summary: 'MCP server of one company',
       description: `${postDescription} Tools: get_profile, get_services_and_contact, send_proposal (X-API-Key). Unknown or deleted company: 404.`,
       params: CompanyParams,
-      response: { 404: err },
+      response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err },
     },
   }, async (req, reply) => {
     const { endpoint } = await mcp.companyEndpoint(req.params.tool_id);

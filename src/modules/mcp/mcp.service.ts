@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { agentFacingProfile } from '../../lib/untrusted-text.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../config.js';
 import type { ApiKeyVerifier } from '../../platform/auth.js';
@@ -267,7 +268,8 @@ export function createMcpService(deps: McpServiceDeps) {
     /** The MCP server of one company; unknown, malformed or deleted ids are 404. */
     async companyEndpoint(toolId: string): Promise<{ endpoint: McpEndpoint; profile: CompanyProfile }> {
       if (!UUID.test(toolId)) throw notFound('Company');
-      const profile = companies.toProfile(await companies.getById(toolId.toLowerCase()));
+      // Owner-written text becomes tool descriptions and SKILL.md, which agents read as guidance: filtered once here.
+      const profile = agentFacingProfile(companies.toProfile(await companies.getById(toolId.toLowerCase())));
       const endpoint: McpEndpoint = {
         name: `${service}-${skillName(profile)}`.slice(0, 100),
         title: `${profile.name} on ${service}`,

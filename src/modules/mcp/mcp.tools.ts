@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentPrincipal, ApiKeyVerifier } from '../../platform/auth.js';
+import { API_KEY_REFUSALS, type AgentPrincipal, type ApiKeyVerifier } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 
 /**
@@ -93,11 +93,7 @@ export async function runTool(tool: ToolDef, rawArgs: unknown, apiKey: string | 
     if (!apiKey) return toolError(`Missing API key. ${registerHint(deps.baseUrl)}`);
     const verified = await deps.verifyKey()(apiKey.trim());
     if (!verified.ok) {
-      const why = {
-        malformed: 'Malformed API key: it should look like the key shown at registration.',
-        unknown: 'Invalid API key: it is unknown or was rotated.',
-        inactive: 'This API key belongs to a deactivated agent.',
-      }[verified.reason];
+      const why = `${API_KEY_REFUSALS[verified.reason]}.`;
       return toolError(`${why} ${registerHint(deps.baseUrl)}`);
     }
     ctx.agent = verified.agent;

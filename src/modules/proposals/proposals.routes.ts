@@ -33,7 +33,7 @@ function sendCreated<T>(reply: FastifyReply, out: CreateResult<T>) {
 /** Agent API: proposals created by the calling agent (base /api/v1/agent). */
 export async function agentProposalsRoutes(app: App, { proposals, guards }: ProposalsRoutesOptions): Promise<void> {
   app.post('/proposals', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'proposals.create',
       tags: ['agent'],
@@ -49,7 +49,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req, reply) => sendCreated(reply, await proposals.create(callingAgentId(req), req.body, req.headers['idempotency-key'])));
 
   app.post('/proposals/batch', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'proposals.createBatch',
       tags: ['agent'],
@@ -65,7 +65,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req, reply) => sendCreated(reply, await proposals.createBatch(callingAgentId(req), req.body, req.headers['idempotency-key'])));
 
   app.get('/proposals', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'proposals.list',
       tags: ['agent'],
@@ -77,7 +77,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req) => proposals.listForAgent(callingAgentId(req), { status: req.query.status, limit: req.query.limit ?? 50, offset: req.query.offset ?? 0 }));
 
   app.get('/proposals/:proposal_id', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'proposals.get',
       tags: ['agent'],
@@ -90,7 +90,7 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req) => proposals.getForAgent(callingAgentId(req), req.params.proposal_id));
 
   app.post('/proposals/:proposal_id/reply', {
-    preHandler: guards.requireAgent,
+    onRequest: guards.requireAgent,
     schema: {
       operationId: 'proposals.reply',
       tags: ['agent'],
@@ -113,7 +113,7 @@ function principalOf(req: FastifyRequest) {
 /** Dashboard: proposals to the caller's companies (base /api/proposals). */
 export async function ownerProposalsRoutes(app: App, { proposals, guards }: ProposalsRoutesOptions): Promise<void> {
   app.get('', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'proposals.ownerList',
       tags: ['proposals'],
@@ -126,7 +126,7 @@ export async function ownerProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req) => proposals.listForOwner(principalOf(req), { ...req.query, limit: req.query.limit ?? 10, offset: req.query.offset ?? 0 }));
 
   app.post('/:proposal_id/respond', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'proposals.respond',
       tags: ['proposals'],
@@ -142,7 +142,7 @@ export async function ownerProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req) => proposals.respond(principalOf(req), req.params.proposal_id, req.body as ProposalResponseRequest));
 
   app.delete('/:proposal_id', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'proposals.delete',
       tags: ['proposals'],
@@ -154,7 +154,7 @@ export async function ownerProposalsRoutes(app: App, { proposals, guards }: Prop
   }, async (req) => proposals.setDeleted(principalOf(req), req.params.proposal_id, true));
 
   app.post('/:proposal_id/restore', {
-    preHandler: guards.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'proposals.restore',
       tags: ['proposals'],

@@ -1,3 +1,4 @@
+import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 import type { ProposalStatus } from './proposal-status.js';
 
@@ -136,20 +137,20 @@ export const ProposalIdParams = Type.Object({ proposal_id: Type.String({ format:
 export const AgentListQuery = Type.Object({
   status: Type.Optional(StatusSchema),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
 });
 
 export const OwnerListQuery = Type.Object({
   status: Type.Optional(StatusSchema),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
   include_deleted: Type.Optional(Type.Boolean({ default: false })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of the customer name or email' })),
 });
 
 export const AdminAgentProposalsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
   include_deleted: Type.Optional(Type.Boolean({ default: false })),
 });
 

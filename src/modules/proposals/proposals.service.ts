@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
-import type { AgentsService } from '../agents/agents.service.js';
+import { emailConfirmed, type AgentsService } from '../agents/agents.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, type ResponseAction } from './proposal-status.js';
 import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
@@ -138,7 +138,8 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
   async function notifyAgent(p: ProposalDetail): Promise<void> {
     if (!deps.mail) return;
     const agent = await agents.getById(p.agent_id);
-    if (!agent) return;
+    // An owner_email nobody confirmed gets nothing but its confirmation link.
+    if (!agent || !emailConfirmed(agent)) return;
     const last = p.messages[p.messages.length - 1];
     await notify([agent.owner_email], `${p.company_name} ${p.status === 'responded' ? 'responded to' : p.status} the proposal for ${p.customer_name}`, [
       `${p.company_name} answered the proposal ${p.id} (status: ${p.status}).`,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { importJsonl } from '../../../scripts/import.js';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../../test/helpers.js';
+import { useTestApp } from '../../test/helpers.js';
 
 const good = (n: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -19,14 +19,7 @@ const good = (n: number, extra: Record<string, unknown> = {}) =>
   });
 
 describe('npm run import (importJsonl)', () => {
-  let t: TestContext;
-  before(async () => {
-    t = await buildTestApp();
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
-  });
+  const t = useTestApp();
 
   it('reports bad lines by number, imports the rest, and a second run changes nothing', async () => {
     const text = [

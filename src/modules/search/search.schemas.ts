@@ -1,3 +1,4 @@
+import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 import { ServiceTypeSchema } from '../companies/companies.schemas.js';
 
@@ -10,7 +11,7 @@ export const SearchQuerySchema = Type.Object({
   service_type: Type.Optional(ServiceTypeSchema),
   is_verified: Type.Optional(Type.Boolean({ description: 'true returns verified companies only (those that accept proposals)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: offsetParam(),
 });
 export type SearchQuery = Static<typeof SearchQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { countryCode } from '../../lib/countries.js';
-import { fuse, type FusionOptions, defaultFusion, type Candidate } from '../../lib/rank-fusion.js';
+import { fuse, type FusionOptions, type Candidate } from '../../lib/rank-fusion.js';
 import { queryTerms } from '../../lib/search-query.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';

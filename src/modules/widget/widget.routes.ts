@@ -40,7 +40,7 @@ export async function widgetRoutes(app: App, { widget, guards }: { widget: Widge
   const security = [{ OAuth2PasswordBearer: [] }];
 
   app.get('/company/:tool_id', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'widget.get',
       tags: ['widget'],
@@ -53,7 +53,7 @@ export async function widgetRoutes(app: App, { widget, guards }: { widget: Widge
   }, async (req) => widget.getForOwner(req.params.tool_id));
 
   app.post('/company/:tool_id', {
-    preHandler: manager,
+    onRequest: manager,
     schema: {
       operationId: 'widget.save',
       tags: ['widget'],
@@ -141,7 +141,10 @@ export async function widgetScriptRoutes(app: App): Promise<void> {
       tags: ['widget'],
       summary: 'Embeddable chat widget script',
       description: 'Add <script src="{BASE_URL}/widget.js" data-widget-id="{widget_public_id}" async></script> to a page.',
-      response: { 200: Type.String(), 304: Type.Null() },
+      response: {
+        200: { description: 'The widget script', content: { 'application/javascript': { schema: Type.String() } } },
+        304: { description: 'Not modified (ETag)', type: 'null' },
+      },
     },
   }, async (req, reply) => {
     reply.header('cache-control', 'public, max-age=3600');

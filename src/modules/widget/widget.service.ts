@@ -149,7 +149,7 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
    */
   async function publicWidget(publicId: string, rawOrigin: string | undefined, ip: string, kind: 'read' | 'chat') {
     const row = await repo.findByPublicId(publicId);
-    if (!row || !row.enabled) throw new AppError('not_found', 'Widget not found or disabled');
+    if (!row?.enabled) throw new AppError('not_found', 'Widget not found or disabled');
     const company = await companies.getById(row.company_id).catch(() => undefined);
     if (!company) throw new AppError('not_found', 'Widget not found or disabled');
     const origin = rawOrigin ? normalizeOrigin(rawOrigin) : undefined;
@@ -312,7 +312,7 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
     async chat(publicId: string, origin: string | undefined, ip: string, body: WidgetChatRequest) {
       const { row, company, origin: allowed } = await publicWidget(publicId, origin, ip, 'chat');
       const last = [...body.messages].reverse().find((m) => m.role === 'user');
-      if (!last || !last.content.trim()) throw invalid(['body', 'messages'], 'The conversation needs a user message', undefined, 'missing');
+      if (!last?.content.trim()) throw invalid(['body', 'messages'], 'The conversation needs a user message', undefined, 'missing');
       const question = last.content.trim();
       const pageTexts = row.sources.includes('pages') && pages ? await pages(company.id).catch(() => []) : [];
       const useProfile = row.sources.includes('profile') || pageTexts.length === 0;

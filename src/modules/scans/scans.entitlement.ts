@@ -1,0 +1,56 @@
+import type { Db } from '../../platform/db.js';
+
+/**
+ * Who gets scheduled re-scans: companies on a paid plan that is entitled (status active,
+ * trialing or past_due, period not over). Until the payments module offers
+ * `entitlementsOf(companyId)`, the admin-set subscription in company_subscriptions decides;
+ * when it does, `payments` is asked first (the one place to switch).
+ */
+export interface Entitlement {
+  /** Companies entitled to scheduled re-scans (candidates for the hourly pass). */
+  rescanCompanyIds(): Promise<string[]>;
+  scheduledRescans(companyId: string): Promise<boolean>;
+}
+
+type PaymentsLike = { entitlementsOf?: (companyId: string) => Promise<unknown> };
+
+const ENTITLED = ['active', 'trialing', 'past_due'];
+
+function fromPayments(e: unknown): boolean | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const o = e as Record<string, unknown>;
+  for (const k of ['scheduled_rescans', 'scheduledRescans', 'scan_schedule']) if (typeof o[k] === 'boolean') return o[k] as boolean;
+  if (typeof o.entitled === 'boolean' && typeof o.plan === 'string') return o.entitled && o.plan !== 'free';
+  if (typeof o.effective_plan === 'string') return o.effective_plan !== 'free';
+  return undefined;
+}
+
+export function createEntitlement(db: Db, payments: unknown): Entitlement {
+  const p = payments as PaymentsLike | undefined;
+  async function fromTable(companyId?: string): Promise<string[]> {
+    const rows = await db.query<{ company_id: string }>(
+      `SELECT company_id FROM company_subscriptions
+        WHERE plan <> 'free' AND status = ANY($1::text[]) AND (period_end IS NULL OR period_end > now())
+          AND ($2::uuid IS NULL OR company_id = $2::uuid)
+        ORDER BY company_id`,
+      [ENTITLED, companyId ?? null],
+    );
+    return rows.map((r) => r.company_id);
+  }
+  return {
+    async rescanCompanyIds() {
+      const ids = await fromTable();
+      if (typeof p?.entitlementsOf !== 'function') return ids;
+      const out: string[] = [];
+      for (const id of ids) if ((fromPayments(await p.entitlementsOf(id)) ?? true)) out.push(id);
+      return out;
+    },
+    async scheduledRescans(companyId) {
+      if (typeof p?.entitlementsOf === 'function') {
+        const v = fromPayments(await p.entitlementsOf(companyId));
+        if (v !== undefined) return v;
+      }
+      return (await fromTable(companyId)).length > 0;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, closeTestEmbeddings, type TestContext } from '../test/helpers.js';
+import { MAX_OFFSET } from './http.js';
+
+// Issue 20: bounds of the HTTP layer answered in the {detail} shape, and integer bounds as 422.
+describe('HTTP limits', () => {
+  let t: TestContext;
+  let base: string;
+  before(async () => {
+    t = await buildTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await t.close();
+    await closeTestEmbeddings();
+  });
+
+  it('accepts a 2,000-character CJK query (about 18 KB encoded) and answers 431 in the detail shape past 64 KB', async () => {
+    const cjk = await fetch(`${base}/api/v1/agent/companies?q=${encodeURIComponent('水'.repeat(2000))}`);
+    assert.notEqual(cjk.status, 431);
+    assert.ok(cjk.status < 500, String(cjk.status));
+    const huge = await fetch(`${base}/api/v1/agent/companies?q=a`, { headers: { 'x-filler': 'x'.repeat(70 * 1024) } });
+    assert.equal(huge.status, 431);
+    assert.match((await huge.json()).detail, /larger than 64 KB/);
+  });
+
+  it('answers an over-long path segment with 414 in the detail shape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${'a'.repeat(600)}` });
+    assert.equal(res.statusCode, 414);
+    assert.match(res.json().detail, /longer than 500/);
+  });
+
+  it('answers offsets past the bound (2^63, 1e21) with 422, not a database error', async () => {
+    for (const offset of ['9223372036854775808', '1e21', String(MAX_OFFSET + 1)]) {
+      for (const url of [`/api/v1/agent/companies?offset=${offset}`, `/api/tools/admin/companies?offset=${offset}`]) {
+        const res = await t.app.inject({ method: 'GET', url });
+        assert.ok([401, 422].includes(res.statusCode), `${url}: ${res.statusCode}`);
+      }
+      const browse = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?offset=${offset}` });
+      assert.equal(browse.statusCode, 422);
+    }
+  });
+
+  it('POST /mcp without an Accept header is served, not 406', async () => {
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+  });
+});

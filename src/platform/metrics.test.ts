@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { useTestApp } from '../test/helpers.js';
+
+// Issue 20: the operator's metrics, for loopback callers or with the metrics token only.
+describe('Prometheus metrics', () => {
+  const t = useTestApp({ runJobs: true, metricsToken: 'a-metrics-token-of-length' });
+
+  it('reports request latency by route pattern and job queue depth', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/health' });
+    await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies/00000000-0000-4000-8000-000000000000' });
+    await t.app.services.mail.send({ to: 'ops@example.org', subject: 'metrics', text: 'hello' });
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /text\/plain/);
+    assert.match(res.body, /http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1/);
+    assert.match(res.body, /route="\/api\/v1\/agent\/companies\/:company_id",status="404"/);
+    assert.ok(!res.body.includes('00000000-0000-4000'), 'ids never become labels');
+    assert.match(res.body, /job_queue_jobs\{queue="[\w.]+",state="queued"\}/);
+    assert.match(res.body, /process_resident_memory_bytes/);
+  });
+
+  it('is hidden from remote callers without the token', async () => {
+    assert.equal((await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.4' })).statusCode, 404);
+    const wrong = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.4', headers: { authorization: 'Bearer wrong' } });
+    assert.equal(wrong.statusCode, 404);
+    const ok = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.4', headers: { authorization: 'Bearer a-metrics-token-of-length' } });
+    assert.equal(ok.statusCode, 200);
+  });
+});

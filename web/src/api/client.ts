@@ -1,0 +1,45 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+/**
+ * The typed client for the service's own API (types generated from /openapi.json by
+ * scripts/gen-web-api.ts). The session is an HttpOnly cookie the browser sends by itself;
+ * every state-changing request carries the CSRF header the service requires with cookies.
+ */
+export const CSRF_HEADER = 'X-AgentPages-CSRF';
+
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set(CSRF_HEADER, '1');
+    return request;
+  },
+});
+
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+/** The API's `detail`, whether a sentence or the 422 list of field errors. */
+export function detailOf(error: unknown, status: number): string {
+  const d = (error as { detail?: unknown } | undefined)?.detail;
+  if (typeof d === 'string') return d;
+  if (Array.isArray(d)) return d.map((e: { loc?: string[]; msg?: string }) => `${(e.loc ?? []).slice(1).join('.') || 'request'}: ${e.msg ?? 'invalid'}`).join('; ');
+  return `Request failed (${status})`;
+}
+
+/** Resolves to the data of a 2xx answer; throws ApiError with the API's detail otherwise. */
+export async function unwrap<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let r;
+  try {
+    r = await p;
+  } catch {
+    throw new ApiError('Network error: the service could not be reached', 0);
+  }
+  if (!r.response.ok || r.data === undefined) throw new ApiError(detailOf(r.error, r.response.status), r.response.status);
+  return r.data;
+}
+
+export const isUnauthorized = (e: unknown) => e instanceof ApiError && e.status === 401;

@@ -1,0 +1,79 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { Empty, ErrorBox, Loading, useTitle } from '../ui';
+import { useOwner } from './Layout';
+
+function AddCompany() {
+  const me = useOwner();
+  const [site, setSite] = useState('');
+  const add = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/magic-link', { body: { email: me.data!.user.email, purpose: 'crawl', website_url: site } })),
+  });
+  return (
+    <section className="card" aria-labelledby="add-h">
+      <h2 id="add-h">Add my company</h2>
+      {add.isSuccess ? (
+        <p role="status" className="alert ok">Check your mail: confirm the link we sent to {me.data?.user.email} and we will read {site} to build your profile.</p>
+      ) : (
+        <form onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+          <p className="hint">Your email address must be on the website’s domain (you@acme.com for acme.com).</p>
+          <label htmlFor="site">Website</label>
+          <input id="site" type="url" required placeholder="https://www.example.com" value={site} onChange={(e) => setSite(e.target.value)} />
+          <ErrorBox error={add.error} />
+          <div style={{ marginTop: '.75rem' }}><button type="submit" disabled={add.isPending || !me.data}>Send confirmation link</button></div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function CrawlProgress() {
+  const latest = useQuery({
+    queryKey: ['crawl', 'my-latest'],
+    queryFn: () => unwrap(api.GET('/api/crawl/my-latest')),
+    refetchInterval: (q) => (q.state.data?.job && ['queued', 'running'].includes(q.state.data.job.status) ? 2000 : false),
+  });
+  const job = latest.data?.job;
+  if (!job) return null;
+  return (
+    <section className="card" aria-labelledby="crawl-h">
+      <h2 id="crawl-h">Reading your website</h2>
+      <p role="status">
+        {latest.data?.company?.name ?? 'Your company'}: <span className={`tag ${job.status}`}>{job.status}</span> {job.stage ? `· ${job.stage}` : ''} · {job.pages_fetched} pages read
+      </p>
+      {job.error ? <p className="error">{job.error}</p> : null}
+    </section>
+  );
+}
+
+export default function Companies() {
+  useTitle('My companies');
+
+  const tools = useQuery({ queryKey: ['my-tools'], queryFn: () => unwrap(api.GET('/api/tools/my-tools')) });
+  return (
+    <>
+      <h1>My companies</h1>
+      {tools.isPending ? <Loading /> : tools.error ? <ErrorBox error={tools.error} /> : tools.data.length === 0 ? (
+        <Empty>You do not manage any company yet. Add yours below by its website.</Empty>
+      ) : (
+        <ul className="list card" aria-label="Companies">
+          {tools.data.map((t) => (
+            <li key={t.id} style={{ padding: '.75rem 0' }}>
+              <strong>{t.name}</strong> <span className="hint">{t.domain}</span> {t.is_verified ? <span className="tag approved">verified</span> : <span className="tag">unverified</span>}
+              <div className="row" style={{ marginTop: '.4rem' }}>
+                <Link className="button secondary" to="/app/companies/$id/profile" params={{ id: t.id }} aria-label={`Profile of ${t.name}`}>Profile</Link>
+                <Link className="button secondary" to="/app/companies/$id/widget" params={{ id: t.id }} aria-label={`Widget of ${t.name}`}>Widget</Link>
+                <Link className="button secondary" to="/app/companies/$id/insights" params={{ id: t.id }} aria-label={`Insights of ${t.name}`}>Insights</Link>
+                <Link className="button secondary" to="/app/companies/$id/scans" params={{ id: t.id }} aria-label={`Scans of ${t.name}`}>Scans</Link>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <CrawlProgress />
+      <AddCompany />
+    </>
+  );
+}

@@ -1,0 +1,222 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams, useSearch } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { api, ApiError, detailOf, CSRF_HEADER, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
+
+type Tool = components['schemas']['ToolDetailResponse'];
+type AiEdit = components['schemas']['AiEditResponse'];
+const show = (v: unknown) => (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+const TEXT_FIELDS = [
+  ['name', 'Name', 200],
+  ['industry', 'Industry', 200],
+  ['city', 'City', 100],
+  ['country', 'Country', 100],
+  ['address', 'Street address', 300],
+  ['contact_email', 'Contact email', 254],
+  ['phone', 'Phone', 50],
+] as const;
+const LIST_FIELDS = [['keywords', 'Keywords'], ['services', 'Services'], ['languages', 'Languages']] as const;
+
+function ProfileForm({ tool }: { tool: Tool }) {
+  const qc = useQueryClient();
+  const initial = () => ({
+    name: tool.name, industry: tool.industry, city: tool.city, country: tool.country, address: tool.address,
+    contact_email: tool.contact_email ?? '', phone: tool.phone ?? '', description: tool.description,
+    keywords: tool.keywords.join(', '), services: tool.services.join(', '), languages: tool.languages.join(', '),
+    founded_year: tool.founded_year ? String(tool.founded_year) : '',
+  });
+  const [f, setF] = useState(initial);
+  useEffect(() => setF(initial()), [tool.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: () => {
+      const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+      return unwrap(api.PUT('/api/tools/{tool_id}', {
+        params: { path: { tool_id: tool.id } },
+        body: {
+          name: f.name, industry: f.industry, city: f.city, address: f.address, description: f.description,
+          ...(f.country.trim() ? { country: f.country.trim() } : {}),
+          contact_email: f.contact_email || null, phone: f.phone || null,
+          keywords: list(f.keywords), services: list(f.services), languages: list(f.languages),
+          founded_year: f.founded_year ? Number(f.founded_year) : null,
+        },
+      }));
+    },
+    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
+  });
+  const validate = () => {
+    const p: Record<string, string> = {};
+    if (!f.name.trim()) p.name = 'A name is required';
+    if (f.contact_email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(f.contact_email)) p.contact_email = 'Not an email address';
+    if (f.founded_year && !/^\d{4}$/.test(f.founded_year)) p.founded_year = 'A four-digit year';
+    setProblems(p);
+    return Object.keys(p).length === 0;
+  };
+  const field = (key: keyof typeof f, label: string, max?: number, multiline = false) => (
+    <div key={key}>
+      <label htmlFor={`f-${key}`}>{label}</label>
+      {multiline ? (
+        <textarea id={`f-${key}`} value={f[key]} maxLength={max} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
+      ) : (
+        <input id={`f-${key}`} value={f[key]} maxLength={max} aria-invalid={problems[key] ? true : undefined} aria-describedby={problems[key] ? `e-${key}` : undefined} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
+      )}
+      {problems[key] ? <p id={`e-${key}`} className="error">{problems[key]}</p> : null}
+    </div>
+  );
+  return (
+    <form className="card" aria-labelledby="edit-h" onSubmit={(e) => { e.preventDefault(); if (validate()) save.mutate(); }} noValidate>
+      <h2 id="edit-h">Edit profile</h2>
+      <div className="grid2">
+        {TEXT_FIELDS.map(([k, l, m]) => field(k, l, m))}
+        {field('founded_year', 'Founded (year)', 4)}
+      </div>
+      {field('description', 'Description', 5000, true)}
+      {LIST_FIELDS.map(([k, l]) => field(k, `${l} (comma-separated)`))}
+      <ErrorBox error={save.error} />
+      <Success>{save.isSuccess ? 'Profile saved.' : null}</Success>
+      <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button>
+    </form>
+  );
+}
+
+function AiEditPanel({ tool, prefill }: { tool: Tool; prefill?: string }) {
+  const qc = useQueryClient();
+  const [instruction, setInstruction] = useState(prefill ?? '');
+  const [preview, setPreview] = useState<AiEdit | null>(null);
+  const [applied, setApplied] = useState<AiEdit | null>(null);
+  const refresh = (t: Tool | null | undefined) => {
+    if (t) qc.setQueryData(['tool', tool.id], t);
+    void qc.invalidateQueries({ queryKey: ['history', tool.id] });
+  };
+  const propose = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/tools/{tool_id}/ai-edit', { params: { path: { tool_id: tool.id } }, body: { instruction } })),
+    onSuccess: (r) => { setPreview(r); setApplied(null); },
+  });
+  const apply = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/tools/{tool_id}/ai-edit', { params: { path: { tool_id: tool.id } }, body: { instruction, apply: true, changes: preview!.proposed } })),
+    onSuccess: (r) => { setApplied(r); setPreview(null); refresh(r.tool); },
+  });
+  const undo = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/tools/{tool_id}/ai-edit/undo', { params: { path: { tool_id: tool.id } } })),
+    onSuccess: (r) => { setApplied(null); refresh(r.tool); },
+  });
+  return (
+    <section className="card" aria-labelledby="ai-h">
+      <h2 id="ai-h">AI edit</h2>
+      <form onSubmit={(e) => { e.preventDefault(); propose.mutate(); }}>
+        <label htmlFor="instruction">What should change?</label>
+        <textarea id="instruction" value={instruction} onChange={(e) => setInstruction(e.target.value)} maxLength={2000} placeholder="e.g. Add that we offer weekend support" />
+        <ErrorBox error={propose.error} />
+        <button type="submit" disabled={propose.isPending || !instruction.trim()}>{propose.isPending ? 'Preparing…' : 'Preview changes'}</button>
+      </form>
+      {preview ? (
+        <div aria-live="polite">
+          <h3>Proposed changes</h3>
+          {preview.notes ? <p className="hint">{preview.notes}</p> : null}
+          {preview.diff.length === 0 ? <Empty>No change proposed for this instruction.</Empty> : (
+            <table className="diff responsive">
+              <caption className="hint" style={{ textAlign: 'left' }}>Before and after, field by field</caption>
+              <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+              <tbody>{preview.diff.map((d) => <tr key={d.field}><th scope="row">{d.field}</th><td>{show(d.before)}</td><td>{show(d.after)}</td></tr>)}</tbody>
+            </table>
+          )}
+          {preview.rejected.length ? <ul>{preview.rejected.map((r) => <li key={r.field} className="error">{r.field}: {r.reason}</li>)}</ul> : null}
+          <ErrorBox error={apply.error} />
+          <div className="row" style={{ marginTop: '.5rem' }}>
+            <button type="button" onClick={() => apply.mutate()} disabled={apply.isPending || preview.diff.length === 0}>Apply exactly this</button>
+            <button type="button" className="secondary" onClick={() => setPreview(null)}>Discard</button>
+          </div>
+        </div>
+      ) : null}
+      {applied || tool.ai_edit_undo_available ? (
+        <div className="alert info" role="status">
+          {applied ? `Applied ${applied.diff.length} change(s). ` : 'The last AI edit can be undone. '}
+          <button type="button" className="secondary" onClick={() => undo.mutate()} disabled={undo.isPending}>Undo AI edit</button>
+        </div>
+      ) : null}
+      <ErrorBox error={undo.error} />
+      {undo.isSuccess ? <Success>AI edit undone: {undo.data.restored.length} field(s) restored.</Success> : null}
+    </section>
+  );
+}
+
+function Logo({ tool }: { tool: Tool }) {
+  const qc = useQueryClient();
+  const [preview, setPreview] = useState<string | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState('');
+  const upload = useMutation({
+    mutationFn: async () => {
+      const body = new FormData();
+      body.append('file', file!);
+      const r = await fetch(`/api/tools/${encodeURIComponent(tool.id)}/logo`, { method: 'POST', body, credentials: 'same-origin', headers: { [CSRF_HEADER]: '1' } });
+      const data = await r.json().catch(() => undefined);
+      if (!r.ok) throw new ApiError(detailOf(data, r.status), r.status);
+      return data as { logo_url: string };
+    },
+    onSuccess: () => { setFile(null); void qc.invalidateQueries({ queryKey: ['tool', tool.id] }); },
+  });
+  return (
+    <section className="card" aria-labelledby="logo-h">
+      <h2 id="logo-h">Logo</h2>
+      <div className="row">
+        {preview || tool.logo_url ? <img src={preview ?? `${tool.logo_url}${tool.logo_url?.includes('?') ? '&' : '?'}v=${Date.parse(tool.updated_at)}`} alt={`${tool.name} logo`} width={96} height={96} style={{ objectFit: 'contain', border: '1px solid var(--border)', borderRadius: 8, background: '#fff' }} /> : <Empty>No logo yet.</Empty>}
+      </div>
+      <label htmlFor="logo">Image (PNG, JPEG, WebP or SVG, at most 2 MB)</label>
+      <input id="logo" type="file" accept="image/png,image/jpeg,image/webp,image/svg+xml" aria-describedby={problem ? 'logo-err' : undefined} onChange={(e) => {
+        const f = e.target.files?.[0] ?? null;
+        setProblem('');
+        upload.reset();
+        if (f && f.size > 2 * 1024 * 1024) { setProblem('This file is over 2 MB.'); setFile(null); return; }
+        setFile(f);
+        setPreview(null);
+        // A data: URL (the page's CSP allows data: images, not blob:).
+        if (f) { const r = new FileReader(); r.onload = () => setPreview(String(r.result)); r.readAsDataURL(f); }
+      }} />
+      {problem ? <p id="logo-err" className="error" role="alert">{problem}</p> : null}
+      <ErrorBox error={upload.error} />
+      <Success>{upload.isSuccess ? 'Logo uploaded.' : null}</Success>
+      <button type="button" onClick={() => upload.mutate()} disabled={!file || upload.isPending} style={{ marginTop: '.5rem' }}>Upload logo</button>
+    </section>
+  );
+}
+
+function History({ id }: { id: string }) {
+  const h = useQuery({ queryKey: ['history', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/history', { params: { path: { tool_id: id }, query: { limit: 20 } } })) });
+  return (
+    <section className="card" aria-labelledby="hist-h">
+      <h2 id="hist-h">Edit history</h2>
+      {h.isPending ? <Loading /> : h.error ? <ErrorBox error={h.error} /> : h.data.edits.length === 0 ? <Empty>No edits yet.</Empty> : (
+        <table className="responsive">
+          <thead><tr><th scope="col">When</th><th scope="col">Source</th><th scope="col">By</th><th scope="col">Fields</th></tr></thead>
+          <tbody>{h.data.edits.map((e) => (
+            <tr key={e.id}><td>{fmtDate(e.created_at)}</td><td>{e.source}</td><td>{e.actor_email ?? e.actor_kind}</td><td>{Object.keys(e.changes ?? {}).join(', ')}</td></tr>
+          ))}</tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export default function Profile() {
+  useTitle('Profile');
+
+  const { id } = useParams({ from: '/owner/app/companies/$id/profile' });
+  const { instruction } = useSearch({ from: '/owner/app/companies/$id/profile' });
+  const tool = useQuery({ queryKey: ['tool', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/edit-data', { params: { path: { tool_id: id } } })) });
+  if (tool.isPending) return <Loading what="Loading the profile" />;
+  if (tool.error) return <><h1>Profile</h1><ErrorBox error={tool.error} /></>;
+  return (
+    <>
+      <h1>{tool.data.name}: profile</h1>
+      <p className="hint"><a href={tool.data.profile_url}>Public profile</a> · updated {fmtDate(tool.data.updated_at)}</p>
+      <AiEditPanel tool={tool.data} prefill={instruction} />
+      <ProfileForm tool={tool.data} />
+      <Logo tool={tool.data} />
+      <History id={id} />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { ErrorBox, useTitle } from '../ui';
+
+function SignInForm({ admin }: { admin: boolean }) {
+  useTitle(admin ? 'Administrator sign-in' : 'Sign in');
+
+  const [email, setEmail] = useState('');
+  const config = useQuery({ queryKey: ['public-config'], queryFn: () => unwrap(api.GET('/api/public-config')), staleTime: Infinity });
+  const send = useMutation({
+    mutationFn: () =>
+      admin ? unwrap(api.POST('/api/admin/magic-link/request', { body: { email } })) : unwrap(api.POST('/api/auth/magic-link', { body: { email, purpose: 'login' } })),
+  });
+  return (
+    <main className="center" id="main">
+      <div className="card">
+        <h1>{admin ? 'Administrator sign-in' : 'Sign in to AgentPages'}</h1>
+        {send.isSuccess ? (
+          <div role="status" className="alert ok">
+            <strong>Check your mail.</strong> We sent a sign-in link to {email}. Open it on this device and press “Sign in”. The link works once.
+            {config.data && !config.data.features.smtp ? <p>No mail server is configured here: the link is in the <a href="/dev/mailbox">developer mailbox</a> (this machine only).</p> : null}
+          </div>
+        ) : (
+          <form onSubmit={(e) => { e.preventDefault(); send.mutate(); }}>
+            <p className="hint">{admin ? 'We email administrators a single-use sign-in link.' : 'No password: we email you a single-use sign-in link. New here? The same link creates your account.'}</p>
+            <label htmlFor="email">Email address</label>
+            <input id="email" type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <ErrorBox error={send.error} />
+            <div style={{ marginTop: '1rem' }}>
+              <button type="submit" disabled={send.isPending}>{send.isPending ? 'Sending…' : 'Email me a sign-in link'}</button>
+            </div>
+          </form>
+        )}
+      </div>
+      <p className="hint">{admin ? <a href="/app/sign-in">Company owner? Sign in here</a> : <a href="/admin/sign-in">Administrator? Sign in here</a>}</p>
+    </main>
+  );
+}
+
+export const OwnerSignIn = () => <SignInForm admin={false} />;
+export const AdminSignIn = () => <SignInForm admin />;
