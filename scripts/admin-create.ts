@@ -7,12 +7,8 @@
 import readline from 'node:readline';
 import Fastify from 'fastify';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { migrate, openDb } from '../src/platform/db.js';
-import { createEmbeddingProvider } from '../src/platform/embeddings/embeddings.js';
 import { AppError } from '../src/platform/errors.js';
-import { createAuthService } from '../src/modules/auth/auth.service.js';
-import { createCompaniesRepo } from '../src/modules/companies/companies.repo.js';
-import { createCompaniesService } from '../src/modules/companies/companies.service.js';
+import { createServices } from '../src/services.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,18 +37,12 @@ try {
   const email = arg('email') ?? config.adminEmail;
   if (!email) throw new Error('usage: npm run admin:create -- --email admin@example.com [--password-stdin]');
   const password = config.adminPassword && !process.argv.includes('--password-stdin') ? config.adminPassword : await readPassword(process.argv.includes('--password-stdin'));
-  const db = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
-  const embeddings = createEmbeddingProvider(config.embeddings);
+  const core = await createServices({ ...config, runJobs: false }, Fastify({ logger: { level: 'warn' } }).log);
   try {
-    await migrate(db);
-    const log = Fastify({ logger: { level: 'warn' } }).log;
-    const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl });
-    const auth = createAuthService({ db, companies, mail: { send: async () => {} }, config, log });
-    const { created } = await auth.ensureAdmin(email, password, { overwrite: true });
+    const { created } = await core.services.auth.ensureAdmin(email, password, { overwrite: true });
     console.log(created ? `administrator ${email} created` : `administrator ${email} existed: password reset, its sessions signed out`);
   } finally {
-    await embeddings.close();
-    await db.close();
+    await core.close();
   }
 } catch (err) {
   console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err instanceof AppError || err instanceof Error ? err.message : err);

@@ -8,10 +8,9 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { migrate, openDb } from '../src/platform/db.js';
-import { createEmbeddingProvider } from '../src/platform/embeddings/embeddings.js';
-import { createCompaniesRepo } from '../src/modules/companies/companies.repo.js';
-import { createCompaniesService, type CompaniesService } from '../src/modules/companies/companies.service.js';
+import Fastify from 'fastify';
+import type { CompaniesService } from '../src/modules/companies/companies.service.js';
+import { createServices } from '../src/services.js';
 import { parseCompaniesJsonl, type LineError } from '../src/modules/companies/companies.import.js';
 
 export interface ImportReport {
@@ -57,18 +56,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const db = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
-  const embeddings = createEmbeddingProvider(config.embeddings);
+  const core = await createServices({ ...config, runJobs: false }, Fastify({ logger: { level: 'warn' } }).log);
   try {
-    await migrate(db);
-    const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl });
+    const { companies } = core.services;
     console.log(`importing ${file} into ${config.databaseUrl ? 'PostgreSQL' : `PGlite at ${config.dataDir}`}`);
     const r = await importJsonl(fs.readFileSync(file, 'utf8'), companies, (l) => console.log(l));
     console.log(`done: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.errors.length} bad line(s) skipped`);
     return r.errors.length ? 1 : 0;
   } finally {
-    await embeddings.close();
-    await db.close();
+    await core.close();
   }
 }
 

@@ -17,7 +17,7 @@ const files = only.length ? only : findTests('src').sort();
 const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 let failed = false;
 for (const store of stores) {
-  console.log(`\n# store: ${store} (${files.length} test files)`);
+  console.log(`\n# store: ${store} (${files.length} test files, Node ${process.version})`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
     stdio: 'inherit',
     env: { ...process.env, TEST_STORE: store, NODE_ENV: 'test' },

@@ -52,6 +52,22 @@ export interface Config {
     agentPerMinute: number;
     ipPerMinute: number;
   };
+  /**
+   * Payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the local provider (no network). Prices are
+   * looked up in Stripe by lookup key; the amounts are those of the local provider and of price previews.
+   */
+  payments: {
+    stripeSecretKey: string | undefined;
+    /** STRIPE_WEBHOOK_SECRET, comma-separated during rotation (every one is tried). */
+    stripeWebhookSecrets: string[];
+    /** Another Stripe API host (a test-mode proxy or a local fake): http(s)://host:port. */
+    stripeApiBase: string | undefined;
+    stripeMaxRetries: number;
+    stripeTimeoutMs: number;
+    priceLookupKeys: { month: string; year: string };
+    proAmounts: { month: number; year: number };
+    currency: string;
+  };
   crawl: {
     allowPrivate: boolean;
     maxPages: number;
@@ -188,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       agentPerMinute: int(env, 'RATE_LIMIT_AGENT_PER_MINUTE', 120, 1, 1_000_000),
       ipPerMinute: int(env, 'RATE_LIMIT_IP_PER_MINUTE', 300, 1, 1_000_000),
     },
+    payments: paymentsConfig(env),
     crawl: {
       allowPrivate: bool(env, 'CRAWL_ALLOW_PRIVATE', false),
       maxPages: int(env, 'CRAWL_MAX_PAGES', 20, 1, 500),
@@ -203,6 +220,33 @@ export function loadConfig(env: Env = process.env): Config {
       delayMs: int(env, 'CRAWL_DELAY_MS', 1000, 0, 60_000),
       timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+  };
+}
+
+function paymentsConfig(env: Env): Config['payments'] {
+  const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
+  if (stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/.test(stripeSecretKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY must look like sk_test_… or sk_live_… (or a restricted rk_… key), without spaces');
+  }
+  const stripeWebhookSecrets = (optional(env, 'STRIPE_WEBHOOK_SECRET') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of stripeWebhookSecrets) if (!/^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(s)) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be whsec_… values separated by commas');
+  if (stripeSecretKey && stripeWebhookSecrets.length === 0) throw new ConfigError('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  const lookup = (name: string, fallback: string) => {
+    const v = str(env, name, fallback);
+    if (!/^[A-Za-z0-9_.-]{1,200}$/.test(v)) throw new ConfigError(`${name} must be a Stripe price lookup key (letters, digits, _ . -)`);
+    return v;
+  };
+  const currency = str(env, 'PAYMENTS_CURRENCY', 'eur').toLowerCase();
+  if (!/^[a-z]{3}$/.test(currency)) throw new ConfigError('PAYMENTS_CURRENCY must be a three-letter ISO code such as eur');
+  return {
+    stripeSecretKey,
+    stripeWebhookSecrets,
+    stripeApiBase: url(env, 'STRIPE_API_BASE', undefined, ['http:', 'https:']),
+    stripeMaxRetries: int(env, 'STRIPE_MAX_NETWORK_RETRIES', 1, 0, 5),
+    stripeTimeoutMs: int(env, 'STRIPE_TIMEOUT_MS', 10_000, 100, 80_000),
+    priceLookupKeys: { month: lookup('STRIPE_PRICE_LOOKUP_PRO_MONTH', 'agentpages_pro_month'), year: lookup('STRIPE_PRICE_LOOKUP_PRO_YEAR', 'agentpages_pro_year') },
+    proAmounts: { month: int(env, 'PRO_PRICE_MONTH', 1900, 0, 10_000_000), year: int(env, 'PRO_PRICE_YEAR', 19_000, 0, 100_000_000) },
+    currency,
   };
 }
 

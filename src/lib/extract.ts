@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import { extractContact, type ContactEvidence } from './extract-contact.js';
 import { toPlainLine, toPlainText } from './text.js';
 
 /**
@@ -61,6 +62,8 @@ export interface ExtractedPage {
   logo: string;
   /** The page looks like an empty JavaScript application shell. */
   scriptShell: boolean;
+  /** Name, phone and address candidates read from the whole visible page (extract-contact.ts). */
+  contact: ContactEvidence;
 }
 
 const SOCIAL_HOSTS: [RegExp, string][] = [
@@ -240,6 +243,9 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     for (const n of nodes) if (typesOf(n).some((t) => ORG_TYPES.test(t))) orgs.push(orgFrom(n));
   });
 
+  // before the boilerplate is removed: headers, footers and images carry the contact details
+  const contact = extractContact($, pageUrl, orgs);
+
   // Microdata PostalAddress (itemprop) before boilerplate removal: it often sits in the footer.
   let microdataAddress: StructuredAddress | undefined;
   const md = $('[itemtype*="PostalAddress"]').first();
@@ -364,5 +370,6 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     alternateLangs: [...new Set(alternateLangs)],
     logo: (logoImg && absolute(logoImg, pageUrl)) || '',
     scriptShell: text.length < 200 && scriptCount > 0,
+    contact,
   };
 }

@@ -2,6 +2,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 import { cookieToken } from './session-cookie.js';
 
+/** OpenAPI security requirement of operations for owners and administrators (bearer token or session cookie). */
+export const BEARER_SECURITY = [{ OAuth2PasswordBearer: [] as string[] }];
+/** OpenAPI security requirement of agent operations (X-API-Key). */
+export const API_KEY_SECURITY = [{ ApiKey: [] as string[] }];
+
+/** Who is acting on a company: an owner (user) or an administrator. Administrators' actions are audited. */
+export interface Actor {
+  kind: 'user' | 'admin';
+  id: string;
+  email: string;
+}
+
+/** The signed-in caller of a route behind requireUser/requireCompanyManager, as an actor. */
+export function actorOf(req: FastifyRequest): Actor {
+  const p = req.principal;
+  if (!p) throw new AppError('unauthorized', 'Not authenticated');
+  return p.kind === 'admin' ? { kind: 'admin', id: p.adminId, email: p.email } : { kind: 'user', id: p.userId, email: p.email };
+}
+
 /**
  * Who is calling. Routes never parse credentials themselves: they add one of the guards below
  * as an onRequest hook (before the body is read or validated, so an anonymous caller learns

@@ -1,7 +1,20 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errorStatus, type ValidationIssue } from './errors.js';
+import { AppError, errorStatus, type ErrorCode, type ValidationIssue } from './errors.js';
+
+/** The error code a bare HTTP status stands for (errors raised by the framework rather than by our services). */
+export function codeForStatus(status: number): ErrorCode {
+  const hit = (Object.entries(errorStatus) as [ErrorCode, number][]).find(([, s]) => s === status);
+  if (hit) return hit[0];
+  if (status === 414) return 'bad_request';
+  return status >= 500 ? 'internal' : 'bad_request';
+}
+
+/** The `{detail, code, request_id}` body of every non-validation error. */
+export function errorBody(request: FastifyRequest, code: ErrorCode, detail: string): { detail: string; code: ErrorCode; request_id: string } {
+  return { detail, code, request_id: String(request.id) };
+}
 
 interface AjvIssue {
   keyword: string;
@@ -113,12 +126,12 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 export const MAX_PARAM_LENGTH = 500;
 
 /** Errors the router raises before any route runs: a path segment too long (414) or a malformed URL (400). */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    void reply.code(414).send({ detail: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` });
+    void reply.code(414).send(errorBody(request, 'bad_request', `A path segment is longer than ${MAX_PARAM_LENGTH} characters`));
     return;
   }
-  void reply.code(400).send({ detail: 'Malformed URL: a path segment is not valid percent-encoding' });
+  void reply.code(400).send(errorBody(request, 'bad_request', 'Malformed URL: a path segment is not valid percent-encoding'));
 }
 
 /** Errors of the HTTP parser itself (headers too large, malformed request): the socket gets a `detail` body, then closes. */
@@ -145,10 +158,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         request.log.error({ err: err.cause ?? err }, err.message);
         // 503/504 messages are written for clients ("the language model did not answer in time"); a 500's never is.
         const clientSafe = err.code === 'unavailable' || err.code === 'upstream_timeout';
-        return reply.status(err.status).send({ detail: clientSafe ? err.message : 'Internal server error' });
+        return reply.status(err.status).send(errorBody(request, clientSafe ? err.code : 'internal', clientSafe ? err.message : 'Internal server error'));
       }
       if (err.code === 'validation') return reply.status(422).send({ detail: err.issues ?? [{ type: 'value_error', loc: ['body'], msg: err.message }] });
-      return reply.status(err.status).send({ detail: err.message });
+      return reply.status(err.status).send(errorBody(request, err.code, err.message));
     }
     const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
     if (fe.validation) {
@@ -158,26 +171,50 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(422).send({ detail: [{ type: 'json_invalid', loc: ['body'], msg: fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty but Content-Type is application/json' : 'JSON decode error' }] });
     }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send({ detail: 'Unsupported Content-Type' });
+      return reply.status(415).send(errorBody(request, 'unsupported_media_type', 'Unsupported Content-Type'));
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send({ detail: 'Request body is too large' });
+      return reply.status(413).send(errorBody(request, 'payload_too_large', 'Request body is too large'));
     }
     const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
     if (status === 429) {
-      return reply.status(429).send({ detail: 'Too many requests: retry later with exponential backoff' });
+      return reply.status(429).send(errorBody(request, 'rate_limited', 'Too many requests: retry later with exponential backoff'));
     }
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ detail: fe.message });
+      return reply.status(status).send(errorBody(request, codeForStatus(status), fe.message));
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ detail: 'Internal server error' });
+    return reply.status(500).send(errorBody(request, 'internal', 'Internal server error'));
   });
 
-  // Unknown routes: a plain 404 in the same {detail} shape as every other error.
+  // Unknown routes: a plain 404 in the same {detail} shape as every other error; people (a browser
+  // asking for HTML outside the API) get the site's 404 page once a module has set one.
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ detail: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+    const path = request.url.split('?')[0] ?? '/';
+    const page = htmlNotFoundPages.get(app);
+    if (page && !MACHINE_PATHS.test(path)) reply.header('vary', 'accept');
+    if (page && wantsHtmlPage(request, path)) {
+      reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(path));
+      return;
+    }
+    reply.status(404).send(errorBody(request, 'not_found', `Not found: ${request.method} ${path}`));
   });
+}
+
+const htmlNotFoundPages = new WeakMap<FastifyInstance, (path: string) => string>();
+
+/** Machine-facing paths keep their JSON 404 whatever the Accept header says. */
+const MACHINE_PATHS = /^\/(api|mcp|\.well-known|dev|docs|openapi|metrics|widget)(\/|\.|$)/;
+
+function wantsHtmlPage(request: FastifyRequest, path: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (MACHINE_PATHS.test(path)) return false;
+  return /text\/html/i.test(request.headers.accept ?? '');
+}
+
+/** The HTML page unknown paths answer to browsers (the site module sets it); the path is untrusted text. */
+export function setHtmlNotFoundPage(app: FastifyInstance, render: (path: string) => string): void {
+  htmlNotFoundPages.set(app, render);
 }
 
 export { errorStatus };

@@ -7,6 +7,8 @@ export const errorStatus = {
   /** A parameter or field has the wrong type or violates a bound (FastAPI's 422 shape). */
   validation: 422,
   bad_request: 400,
+  /** A paid feature on a free plan, or a card the payment provider declined. */
+  payment_required: 402,
   /** Missing, malformed or unknown credentials. */
   unauthorized: 401,
   /** Authenticated, but this caller may not do this (e.g. an owner token on an admin route). */
@@ -21,6 +23,8 @@ export const errorStatus = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  /** A dependency (the payment provider) answered with an error of its own. */
+  bad_gateway: 502,
   /** A dependency (database, model, mail server) is not available right now. */
   unavailable: 503,
   upstream_timeout: 504,

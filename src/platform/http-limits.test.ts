@@ -27,6 +27,20 @@ describe('HTTP limits', () => {
     assert.match((await huge.json()).detail, /larger than 64 KB/);
   });
 
+  it('gives every non-validation error a machine-readable code and the request id (issue 12)', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/api/no-such-route', headers: { 'x-request-id': 'req-err-1' } });
+    assert.equal(missing.statusCode, 404);
+    assert.deepEqual(missing.json(), { detail: 'Not found: GET /api/no-such-route', code: 'not_found', request_id: 'req-err-1' });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/agent/me' });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.json().code, 'unauthorized');
+    assert.equal(anonymous.json().request_id, anonymous.headers['x-request-id']);
+    // Validation keeps FastAPI's shape: a list under detail, nothing else.
+    const invalid = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies?limit=abc' });
+    assert.equal(invalid.statusCode, 422);
+    assert.deepEqual(Object.keys(invalid.json()), ['detail']);
+  });
+
   it('answers an over-long path segment with 414 in the detail shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${'a'.repeat(600)}` });
     assert.equal(res.statusCode, 414);

@@ -5,8 +5,19 @@ import { Type } from 'typebox';
 /** The Fastify instance as routes see it: TypeBox schemas give validation, types and OpenAPI at once. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** `{"detail": "..."}`: every non-validation error. */
-export const ErrorSchema = Type.Object({ detail: Type.String() }, { $id: 'Error' });
+/**
+ * `{"detail": "...", "code": "not_found", "request_id": "..."}`: every non-validation error. `detail` is for people,
+ * `code` (one of the closed set in platform/errors.ts) for programs, `request_id` to quote to support (also the
+ * `x-request-id` header).
+ */
+export const ErrorSchema = Type.Object(
+  {
+    detail: Type.String(),
+    code: Type.Optional(Type.String({ description: 'Machine-readable error code: validation, bad_request, unauthorized, forbidden, not_found, conflict, gone, payment_required, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, upstream_timeout, …' })),
+    request_id: Type.Optional(Type.String({ description: 'The id of this request, as in the x-request-id response header' })),
+  },
+  { $id: 'Error' },
+);
 
 /** FastAPI's 422 shape. */
 export const ValidationErrorSchema = Type.Object(
@@ -29,6 +40,11 @@ export const errorResponses = {
 } as const;
 
 export const err = Type.Ref('Error');
+
+/** The `{tool_id}` path parameter of every company-management operation (the spec calls companies "tools" there). */
+export const ToolIdParams = Type.Object({
+  tool_id: Type.String({ format: 'uuid', description: 'Company (tool) id' }),
+});
 
 /** Deepest row a list may skip to: an offset past it is a 422, never a database error. Use cursors to go further. */
 export const MAX_OFFSET = 1_000_000;

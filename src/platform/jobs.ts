@@ -32,12 +32,17 @@ export interface Jobs {
   readonly boss: PgBoss;
 }
 
+/** How often a running job's worker must check in; a job whose worker is gone is retried after this. */
+export const HEARTBEAT_SECONDS = 10;
+/** How often pg-boss looks for jobs whose heartbeat stopped (and does its other supervision). */
+const SUPERVISE_SECONDS = 5;
+
 export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
   const boss = db.kind === 'pglite'
-    ? new PgBoss({ db: fromPglite(db.pglite!), backend: 'pglite', schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0])
+    ? new PgBoss({ db: fromPglite(db.pglite!), backend: 'pglite', schema: 'pgboss', superviseIntervalSeconds: SUPERVISE_SECONDS } as ConstructorParameters<typeof PgBoss>[0])
     // The pool's own result goes to pg-boss as it is: a multi-statement query answers an array of
     // results, which pg-boss unwraps itself (flattening it to `.rows` lost them: its monitor failed).
-    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => db.pool!.query(text, values as unknown[]) }, schema: 'pgboss' } as ConstructorParameters<typeof PgBoss>[0]);
+    : new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => db.pool!.query(text, values as unknown[]) }, schema: 'pgboss', superviseIntervalSeconds: SUPERVISE_SECONDS } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
   const definitions = new Map<string, JobDefinition<object>>();
   const schedules = new Map<string, string>();
@@ -63,12 +68,18 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
     async start({ work }) {
       await boss.start();
       for (const def of definitions.values()) {
-        await boss.createQueue(def.name, {
+        const options = {
           retryLimit: def.retryLimit ?? 5,
           retryDelay: def.retryDelaySeconds ?? 5,
           retryBackoff: true,
           expireInSeconds: def.expireInSeconds ?? 15 * 60,
-        });
+          // A running job proves it is alive; one whose process died (a crash, a SIGKILL) is retried
+          // about HEARTBEAT_SECONDS later instead of waiting out expireInSeconds.
+          heartbeatSeconds: HEARTBEAT_SECONDS,
+        };
+        await boss.createQueue(def.name, options);
+        // createQueue leaves an existing queue as it was: settings changed since are applied here.
+        await boss.updateQueue(def.name, options);
         // Upsert: restarts and extra processes rewrite the same row. Runs missed while no process
         // was up are sent once by the next cron pass rather than skipped.
         const cron = schedules.get(def.name);

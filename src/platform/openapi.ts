@@ -11,6 +11,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, vers
       info: {
         title: 'AgentPages API',
         version,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'AgentPages is a business directory built for AI agents: hybrid company search, lookups, proposals to verified companies, ' +
           'and the dashboard API for company owners and administrators. Agent API base: /api/v1/agent. Errors: {"detail": "..."}; ' +
@@ -35,7 +36,15 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, vers
     },
     // An operation that declares no credential is public: say so (security: []) rather than leave
     // readers and linters to guess.
-    transform: ({ schema, url }) => ({ schema: { ...schema, security: (schema as { security?: unknown[] }).security ?? [] } as typeof schema, url }),
+    // readers and linters to guess. An operation that documents no 4xx still has one: 431 for
+    // oversized headers, answered by the HTTP layer for every route.
+    transform: ({ schema, url }) => {
+      const s = schema as { security?: unknown[]; response?: Record<string, unknown>; hide?: boolean };
+      const response = s.response && !Object.keys(s.response).some((code) => code.startsWith('4'))
+        ? { ...s.response, 431: { description: 'Request headers larger than 64 KB', type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] } }
+        : s.response;
+      return { schema: { ...schema, security: s.security ?? [], ...(response ? { response } : {}) } as typeof schema, url };
+    },
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

@@ -23,26 +23,37 @@ export function testEmbeddings(): EmbeddingProvider {
   return sharedEmbeddings;
 }
 
+/** A fresh, empty PostgreSQL database under TEST_DATABASE_URL (for tests that start the server as a process). */
+export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!testDatabaseUrl) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
+  const name = `agp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: testDatabaseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
 export async function createTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (store === 'postgres') {
-    if (!testDatabaseUrl) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
-    const name = `agp_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: testDatabaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(testDatabaseUrl);
-    url.pathname = `/${name}`;
-    const db = await openDb({ databaseUrl: url.toString(), poolSize: 5 });
+    const database = await createTestDatabaseUrl();
+    const db = await openDb({ databaseUrl: database.url, poolSize: 5 });
     await migrate(db);
     return {
       db,
       drop: async () => {
         await db.close();
-        const c = new pg.Client({ connectionString: testDatabaseUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        await database.drop();
       },
     };
   }
@@ -135,6 +146,9 @@ export async function signInOwner(t: TestContext, email: string, websiteUrl?: st
   const r = await auth.verifyUserToken(token, purpose);
   return { token: r.access_token, userId: r.user.id, ...(r.company_id ? { companyId: r.company_id } : {}) };
 }
+
+/** The Authorization header for a bearer token (owners and administrators). */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export const TEST_ADMIN_EMAIL = 'admin@agentpages.test';
 export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';

@@ -37,6 +37,14 @@ const widget = createRoute({ getParentRoute: () => owner, path: '/app/companies/
 const insights = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/insights', component: lazyRouteComponent(() => import('./pages/Insights')) });
 const scans = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/scans', component: lazyRouteComponent(() => import('./pages/Scans')) });
 
+export type BillingSearch = { tool_id?: string; status?: string };
+const billing = createRoute({
+  getParentRoute: () => owner,
+  path: '/app/billing',
+  validateSearch: (s: Record<string, unknown>): BillingSearch => ({ tool_id: str(s.tool_id), status: str(s.status) }),
+  component: lazyRouteComponent(() => import('./pages/Billing')),
+});
+
 const admin = createRoute({ getParentRoute: () => rootRoute, id: 'admin', component: AdminLayout });
 const adminCompanies = createRoute({ getParentRoute: () => admin, path: '/admin', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminCompanies')) });
 const adminAgents = createRoute({ getParentRoute: () => admin, path: '/admin/agents', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminAgents')) });
@@ -47,7 +55,7 @@ const adminAudit = createRoute({ getParentRoute: () => admin, path: '/admin/audi
 const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
-  owner.addChildren([companies, proposals, profile, widget, insights, scans]),
+  owner.addChildren([companies, proposals, profile, widget, insights, scans, billing]),
   admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminReindex, adminAudit]),
 ]);
 

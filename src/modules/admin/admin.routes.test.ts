@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp, bearer } from '../../test/helpers.js';
 
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe("administrators' directory tools", () => {
   let t: TestContext;
@@ -25,7 +24,7 @@ describe("administrators' directory tools", () => {
   });
 
   const call = (method: 'GET' | 'POST', url: string, token?: string, payload?: object) =>
-    t.app.inject({ method, url, ...(token ? { headers: auth(token) } : {}), ...(payload ? { payload } : {}) });
+    t.app.inject({ method, url, ...(token ? { headers: bearer(token) } : {}), ...(payload ? { payload } : {}) });
 
   it('refuses owners (403) and anonymous callers (401) on every admin route, before validating input', async () => {
     const routes: ['GET' | 'POST', string, object?][] = [
@@ -144,14 +143,14 @@ describe('reindex runs in the background with progress', () => {
     await t.db.query('UPDATE companies SET embedding = NULL, embedding_model = NULL WHERE id = $1', [ids[0]]);
     await t.db.query("UPDATE companies SET search_vector = to_tsvector('simple', 'nothing') WHERE id = $1", [ids[0]]);
     const admin = await signInAdmin(t);
-    const start = await t.app.inject({ method: 'POST', url: '/api/tools/admin/reindex', headers: auth(admin) });
+    const start = await t.app.inject({ method: 'POST', url: '/api/tools/admin/reindex', headers: bearer(admin) });
     assert.equal(start.statusCode, 202);
     let run = start.json();
     for (let i = 0; i < 600 && run.status !== 'done' && run.status !== 'failed'; i++) {
       // search answers during the run
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies?q=reindex' })).statusCode, 200);
       await new Promise((r) => setTimeout(r, 100));
-      run = (await t.app.inject({ method: 'GET', url: `/api/tools/admin/reindex/${run.id}`, headers: auth(admin) })).json();
+      run = (await t.app.inject({ method: 'GET', url: `/api/tools/admin/reindex/${run.id}`, headers: bearer(admin) })).json();
       assert.ok(run.done <= run.total);
     }
     assert.equal(run.status, 'done', JSON.stringify(run));
@@ -162,6 +161,6 @@ describe('reindex runs in the background with progress', () => {
     const found = (await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies?q=kw0' })).json();
     assert.equal(found.companies[0]?.id, ids[0]);
     // a finished run no longer blocks the next one
-    assert.equal((await t.app.inject({ method: 'POST', url: '/api/tools/admin/reindex', headers: auth(admin) })).statusCode, 202);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/tools/admin/reindex', headers: bearer(admin) })).statusCode, 202);
   });
 });

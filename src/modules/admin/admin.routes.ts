@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { actorOf, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import { actorOf } from '../companies/tools.routes.js';
 import { ToolIdParams } from '../companies/tools.schemas.js';
 import type { ToolsService } from '../companies/tools.service.js';
 import {
@@ -25,7 +24,7 @@ export interface AdminRoutesOptions {
 }
 
 const tags = ['admin'];
-const security = [{ OAuth2PasswordBearer: [] }];
+const security = BEARER_SECURITY;
 const denied = { 401: err, 403: err };
 
 /** Administrators' directory tools, base /api/tools/admin. Every change is written to the audit log. */

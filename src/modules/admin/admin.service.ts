@@ -3,6 +3,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Actor, AdminAuditEntry, ToolsService } from '../companies/tools.service.js';
 import { createAdminRepo, type ReindexRunRow } from './admin.repo.js';
+import { isoTimeOrNull as iso } from '../../lib/time.js';
 
 export const REINDEX_QUEUE = 'admin.reindex';
 /** A run that has not reported progress for this long is considered dead and no longer blocks a new one. */
@@ -20,7 +21,6 @@ export interface AdminServiceDeps {
   log?: { error: (obj: object, msg: string) => void };
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function toRun(r: ReindexRunRow) {
   return {

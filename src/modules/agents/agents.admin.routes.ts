@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { ProposalsService } from '../proposals/proposals.service.js';
@@ -13,7 +13,7 @@ export interface AdminAgentsRoutesOptions {
   guards: Guards;
 }
 
-const adminAuth = { security: [{ OAuth2PasswordBearer: [] }] };
+const adminAuth = { security: BEARER_SECURITY };
 const denied = { 401: err, 403: err };
 
 /** Administration of agents (base /api/tools/admin/agents, spec 4.5). */

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { assertSameOrigin } from '../../platform/security-headers.js';
 import { confirmEmailPage, confirmEmailResultPage } from './agents.pages.js';
 import type { FastifyRequest } from 'fastify';
-import type { Guards } from '../../platform/auth.js';
+import { API_KEY_SECURITY, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
@@ -23,7 +23,7 @@ export function callingAgentId(req: FastifyRequest): string {
   return req.agent.agentId;
 }
 
-const keyAuth = { security: [{ ApiKey: [] }] };
+const keyAuth = { security: API_KEY_SECURITY };
 
 /** Agent API: registration and the agent's own account (base /api/v1/agent). */
 export async function agentsRoutes(app: App, { agents, guards, baseUrl }: AgentsRoutesOptions): Promise<void> {

@@ -7,6 +7,7 @@ import { toPlainLine } from '../../lib/text.js';
 import { isUniqueViolation, type AgentsRepo } from './agents.repo.js';
 import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from './agents.schemas.js';
 import { domainAcceptsMail, emailDomain, isDisposableDomain, systemDnsResolver, type MailDnsResolver } from './email-domain.js';
+import { isoTime as iso } from '../../lib/time.js';
 
 export interface AgentsServiceDeps {
   repo: AgentsRepo;
@@ -20,7 +21,6 @@ export interface AgentsServiceDeps {
   dns?: MailDnsResolver;
 }
 
-const iso = (v: Date | string) => new Date(v).toISOString();
 /** How long a registration may stay unconfirmed before its address is free again. */
 export const EMAIL_CONFIRM_TTL_HOURS = 24;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

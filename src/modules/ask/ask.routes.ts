@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import type { Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { AskQuerySchema, InsightsDeleteQuerySchema, InsightsQuerySchema, ToolIdParams } from './ask.schemas.js';
 import type { AskService } from './ask.service.js';
 import type { InsightsService } from './insights.service.js';
@@ -53,7 +53,7 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
         'Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. Owner of the company or administrator.',
       params: ToolIdParams,
       querystring: InsightsQuerySchema,
-      security: [{ OAuth2PasswordBearer: [] }],
+      security: BEARER_SECURITY,
       response: { 200: Type.Ref('InsightsResponse'), 401: err, 404: err, ...errorResponses },
     },
   }, async (req) => insights.list(req.params.tool_id, req.query.limit ?? 50));
@@ -67,7 +67,7 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
       description: 'Deletes every recorded question of that category for this company (case-insensitive). Clearing an empty category reports deleted: 0.',
       params: ToolIdParams,
       querystring: InsightsDeleteQuerySchema,
-      security: [{ OAuth2PasswordBearer: [] }],
+      security: BEARER_SECURITY,
       response: { 200: Type.Ref('InsightsClearResponse'), 401: err, 404: err, ...errorResponses },
     },
   }, async (req) => insights.clear(req.params.tool_id, req.query.category));

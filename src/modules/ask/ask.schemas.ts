@@ -50,7 +50,7 @@ export const InsightsQuerySchema = Type.Object({
 export const InsightsDeleteQuerySchema = Type.Object({
   category: Type.String({ minLength: 1, maxLength: 200, description: 'The insight category to clear (case-insensitive)' }),
 });
-export const ToolIdParams = Type.Object({ tool_id: Type.String({ format: 'uuid' }) });
+export { ToolIdParams } from '../../platform/http.js';
 
 export const InsightsResponseSchema = Type.Object(
   {

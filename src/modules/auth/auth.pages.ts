@@ -1,19 +1,16 @@
 import type { OutboxMessage } from '../../platform/mail.js';
+import { escapeHtml, raw } from '../../lib/html.js';
+import { plainPage } from '../site/site.layout.js';
 
 /**
  * Small server-rendered pages for people (not agents): the magic-link confirm page and the
- * developer mailbox. Every dynamic value goes through esc().
+ * developer mailbox, in the public site's layout and stylesheet. Every dynamic value goes through esc().
  */
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = escapeHtml;
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${esc(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#222}
-button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:6px;background:#1f5eff;color:#fff;cursor:pointer}
-code,textarea{font:13px/1.4 ui-monospace,monospace;word-break:break-all}textarea{width:100%;height:6rem}
-.mail{border:1px solid #ddd;border-radius:6px;padding:.8rem 1rem;margin:1rem 0}.meta{color:#666;font-size:13px}
-pre{white-space:pre-wrap;word-break:break-word}</style></head><body>${body}</body></html>`;
+/** No referrer ever leaves these pages: their URLs carry sign-in tokens. */
+function page(title: string, body: string, siteName = 'AgentPages'): string {
+  return plainPage({ title, siteName, body: raw(body), referrer: 'no-referrer' });
 }
 
 /**
@@ -27,18 +24,18 @@ export function confirmPage(opts: { action: string; token: string; purpose?: str
 <form method="post" action="${esc(opts.action)}">
 <input type="hidden" name="token" value="${esc(opts.token)}">
 ${opts.purpose ? `<input type="hidden" name="purpose" value="${esc(opts.purpose)}">` : ''}
-<button type="submit">Sign in</button></form>`);
+<button type="submit">Sign in</button></form>`, opts.service);
 }
 
 /** After a browser sign-in: the session is in an HttpOnly cookie (never in page script or storage); go on to the dashboard. */
 export function signedInPage(opts: { service: string; email: string; next: string; extra?: string }): string {
   return page(`Signed in to ${opts.service}`, `<meta http-equiv="refresh" content="1;url=${esc(opts.next)}"><h1>Signed in</h1>
 <p>You are signed in as <strong>${esc(opts.email)}</strong>. ${opts.extra ? esc(opts.extra) : ''}</p>
-<p><a href="${esc(opts.next)}">Continue to your dashboard</a></p>`);
+<p><a href="${esc(opts.next)}">Continue to your dashboard</a></p>`, opts.service);
 }
 
 export function errorPage(service: string, message: string): string {
-  return page(`${service}: sign-in failed`, `<h1>Sign-in failed</h1><p>${esc(message)}</p>`);
+  return page(`${service}: sign-in failed`, `<h1>Sign-in failed</h1><p>${esc(message)}</p>`, service);
 }
 
 const linkify = (text: string) =>

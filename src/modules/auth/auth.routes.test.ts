@@ -155,8 +155,8 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     assert.equal(company.domain, 'acme-widgets.com');
     assert.equal(company.name, 'Acme Widgets');
     assert.equal(company.is_verified, false);
-    assert.equal(await t.app.services.auth.ownsCompany(body.user.id, body.company_id), true);
-    assert.deepEqual(await t.app.services.auth.companyIdsOwnedBy(body.user.id), [body.company_id]);
+    assert.equal(await t.app.services.ownership.owns(body.user.id, body.company_id), true);
+    assert.deepEqual(await t.app.services.ownership.companyIdsOf(body.user.id), [body.company_id]);
 
     // A parent-domain address may claim a sub-domain site.
     const shop = await signInOwner(t, 'bob@acme-widgets.com', 'https://shop.acme-widgets.com');
@@ -164,7 +164,7 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
 
     // Another owner does not own it.
     const other = await signInOwner(t, uniqueEmail());
-    assert.equal(await t.app.services.auth.ownsCompany(other.userId, body.company_id), false);
+    assert.equal(await t.app.services.ownership.owns(other.userId, body.company_id), false);
   });
 
   it('verify reuses an existing company and leaves its profile untouched', async () => {
@@ -178,17 +178,16 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     assert.deepEqual(profile.json().user.company_ids, [id]);
   });
 
-  it('crawl: ownership plus the crawl hook, whose result is returned', async () => {
-    const calls: string[][] = [];
-    t.app.services.auth.setCrawlRequester(async (userId, companyId, websiteUrl) => {
-      calls.push([userId, companyId, websiteUrl]);
-      return { job_id: 42 };
-    });
+  it('crawl: ownership plus a queued crawl of the verified site, whose job is returned', async () => {
     const { token } = await linkFor('ops@crawl-me.io', { purpose: 'crawl', website_url: 'crawl-me.io' });
     const res = await verify(token, 'crawl');
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json().crawl_job, { job_id: 42 });
-    assert.deepEqual(calls, [[res.json().user.id, res.json().company_id, 'https://crawl-me.io']]);
+    const job = res.json().crawl_job;
+    assert.ok(job, res.body);
+    assert.equal(job.status, 'queued');
+    assert.equal(job.job.company_id, res.json().company_id);
+    assert.equal(job.job.url, 'https://crawl-me.io/');
+    assert.equal(await t.app.services.ownership.owns(res.json().user.id, res.json().company_id), true);
   });
 
   it('rate-limits link requests per address and per client', async () => {
@@ -246,7 +245,7 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     const del = await t.app.inject({ method: 'DELETE', url: '/api/auth/me', headers: { authorization: `Bearer ${owner.token}` } });
     assert.equal(del.statusCode, 200);
     assert.equal((await me(owner.token)).statusCode, 401);
-    assert.equal(await t.app.services.auth.ownsCompany(owner.userId, owner.companyId!), false);
+    assert.equal(await t.app.services.ownership.owns(owner.userId, owner.companyId!), false);
     const back = await signInOwner(t, 'leaver@leaving-co.com');
     assert.notEqual(back.userId, owner.userId, 'signing up again is a new account');
   });

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
-import type { AdminPrincipal, Guards, UserPrincipal } from '../../platform/auth.js';
+import { type AdminPrincipal, BEARER_SECURITY, type Guards, type UserPrincipal } from '../../platform/auth.js';
 import { isLoopbackAddress } from '../../lib/net.js';
 import { AppError } from '../../platform/errors.js';
 import { assertSameOrigin } from '../../platform/security-headers.js';
@@ -36,7 +36,7 @@ export interface AuthRoutesOptions {
   baseUrl: string;
 }
 
-const bearer = [{ OAuth2PasswordBearer: [] }];
+const bearer = BEARER_SECURITY;
 const display = (slug: string) => (slug === 'agentpages' ? 'AgentPages' : slug);
 const noStore = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' };
 const rateLimited = { 429: err };

@@ -16,12 +16,14 @@ import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { createAuthRepo, type AdminRow, type AuthRepo, type UserRow } from './auth.repo.js';
 import type { OwnerPurpose } from './auth.schemas.js';
+import { isUuid } from '../../lib/ids.js';
+import type { OwnershipService } from '../ownership/ownership.service.js';
+import { isoTimeOrNull as iso } from '../../lib/time.js';
 
 /** Owner tokens live a week (GET /api/auth/me renews them); admin tokens half a day. */
 export const USER_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 export const ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
 const MIN_ADMIN_PASSWORD = 8;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthLimits {
   /** Magic-link requests per (address, client IP) pair (then a growing block) and per client IP, per window. */
@@ -49,10 +51,9 @@ export interface AuthServiceDeps {
   config: Pick<Config, 'baseUrl' | 'serviceName' | 'nodeEnv' | 'dataDir' | 'jwtSecret' | 'magicLinkTtlMinutes' | 'emailCheckMx' | 'adminEmail' | 'adminPassword'>;
   log: FastifyBaseLogger;
   limits?: Partial<AuthLimits>;
-  /**
-   * Starts a crawl after an owner verified with purpose `crawl` (wired by the crawl module in
-   * app.ts). Read at call time, so it may be assigned after the service is built.
-   */
+  /** Who owns which company (the ownership module): sign-in with purpose verify records it. */
+  ownership: OwnershipService;
+  /** Starts a crawl after an owner verified with purpose `crawl` (the crawl module's startForOwner). */
   onCrawlRequested?: (userId: string, companyId: string, websiteUrl: string) => Promise<unknown>;
 }
 
@@ -72,7 +73,6 @@ export interface AdminView {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 const displayName = (slug: string) => (slug === 'agentpages' ? 'AgentPages' : slug);
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -151,7 +151,7 @@ export function createAuthService(input: AuthServiceDeps) {
       email: row.email,
       created_at: iso(row.created_at)!,
       last_login_at: iso(row.last_login_at),
-      company_ids: await repo.companyIdsOwnedBy(row.id),
+      company_ids: await deps.ownership.companyIdsOf(row.id),
     };
   }
 
@@ -250,7 +250,7 @@ export function createAuthService(input: AuthServiceDeps) {
       const q = createAuthRepo(tx);
       if (!(await q.consumeMagicToken(row.id))) throw badLink('This sign-in link was already used. Request a new link.');
       const user = await q.upsertUserForLogin(row.email);
-      if (companyId) await q.addOwner(user.id, companyId);
+      if (companyId) await deps.ownership.addOwnerIn(tx, user.id, companyId);
       const signed = await newSession('user', user.id, user.email, q);
       return { user, signed };
     });
@@ -374,7 +374,7 @@ export function createAuthService(input: AuthServiceDeps) {
         return undefined;
       }
       const kind = payload.kind;
-      if ((kind !== 'user' && kind !== 'admin') || typeof payload.jti !== 'string' || !UUID.test(payload.jti) || typeof payload.sub !== 'string') return undefined;
+      if ((kind !== 'user' && kind !== 'admin') || typeof payload.jti !== 'string' || !isUuid(payload.jti) || typeof payload.sub !== 'string') return undefined;
       const subject = await repo.findSessionSubject(payload.jti);
       if (!subject || subject.kind !== kind || subject.subject_id !== payload.sub) return undefined;
       return kind === 'user'
@@ -416,22 +416,6 @@ export function createAuthService(input: AuthServiceDeps) {
     cleanupTokens: async (principal: BearerPrincipal) =>
       ({ deleted: await repo.deleteStaleMagicTokens(principal.kind === 'admin' ? undefined : principal.email) }),
 
-    async ownsCompany(userId: string, companyId: string): Promise<boolean> {
-      if (!UUID.test(userId) || !UUID.test(companyId)) return false;
-      return repo.ownsCompany(userId, companyId);
-    },
-
-    companyIdsOwnedBy: (userId: string) => (UUID.test(userId) ? repo.companyIdsOwnedBy(userId) : Promise.resolve([])),
-
-    ownerEmailsOf: (companyId: string) => (UUID.test(companyId) ? repo.ownerEmailsOf(companyId) : Promise.resolve([])),
-
-    /** Makes the user an owner of an existing company (idempotent). */
-    async claimCompany(userId: string, companyId: string): Promise<void> {
-      await companies.getById(companyId);
-      if (!(await repo.findUserById(userId))) throw new AppError('not_found', 'User not found');
-      await repo.addOwner(userId, companyId);
-    },
-
     /**
      * Creates an administrator, or with overwrite (the CLI) resets its password and reactivates it.
      * Returns whether it was created.
@@ -454,11 +438,6 @@ export function createAuthService(input: AuthServiceDeps) {
       if (!config.adminEmail || !config.adminPassword) return;
       const { created } = await api.ensureAdmin(config.adminEmail, config.adminPassword);
       if (created) log.info({ email: config.adminEmail }, 'administrator created from ADMIN_EMAIL');
-    },
-
-    /** Wires the crawl start for purpose `crawl` when the crawl service is built after this one. */
-    setCrawlRequester(fn: NonNullable<AuthServiceDeps['onCrawlRequested']>): void {
-      deps.onCrawlRequested = fn;
     },
 
     /** Test hook for the expired-link case. */

@@ -50,6 +50,12 @@ export function createCompaniesRepo(db: Queryable) {
       return rows[0];
     },
 
+    /** The live company whose page slug (0013_company_slugs.sql) this is. */
+    async findBySlug(slug: string): Promise<CompanyRow | undefined> {
+      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE slug = $1 AND deleted_at IS NULL`, [slug]);
+      return rows[0];
+    },
+
     async findByDomain(domain: string): Promise<CompanyRow | undefined> {
       const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE domain = $1 AND deleted_at IS NULL`, [domain]);
       return rows[0];

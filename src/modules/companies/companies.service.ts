@@ -213,6 +213,15 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       return cachedProfile(`domain:${domain}`, () => this.getByWebsite(website), (r) => this.toProfile(r));
     },
 
+    /** The public profile by its page slug (the public website), cached like getProfile; undefined when no live company has it. */
+    async findProfileBySlug(slug: string): Promise<CompanyProfile | undefined> {
+      const row = () => repo.findBySlug(slug).then((r) => r ?? Promise.reject(notFound('Company')));
+      return cachedProfile(`slug:${slug}`, row, (r) => this.toProfile(r)).catch((e: unknown) => {
+        if (e instanceof AppError && e.status === 404) return undefined;
+        throw e;
+      });
+    },
+
     async getByWebsite(website: string): Promise<CompanyRow> {
       const domain = normalizeDomain(website);
       if (!domain) throw invalid(['path', 'website_url'], 'Input should be a URL or a domain such as acme.com', website, 'url_parsing');
@@ -316,6 +325,12 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
     },
 
     count: () => repo.count(),
+
+    /**
+     * The companies change generation when it is exact (PGlite: every write moves it before the write
+     * returns), else undefined: readers may keep what they built from companies until it moves.
+     */
+    changeGeneration: (): number | undefined => (changes?.exact ? changes.generation() : undefined),
   };
 }
 

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, bearer } from '../../test/helpers.js';
 
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A multipart/form-data body with one file part. */
 function multipartBody(file: Buffer, filename = 'logo.png', contentType = 'image/png') {
@@ -54,7 +53,7 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
   });
 
   const inject = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token?: string, payload?: unknown) =>
-    t.app.inject({ method, url, ...(token ? { headers: auth(token) } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
+    t.app.inject({ method, url, ...(token ? { headers: bearer(token) } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
 
   describe('public listing', () => {
     it('lists, searches by keyword and filters by category', async () => {
@@ -117,7 +116,7 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
         await inject('GET', `/api/tools/${a.id}/history`, b.token),
         await inject('POST', `/api/tools/${a.id}/ai-edit`, b.token, { instruction: 'set name to Hijacked', apply: true }),
         await inject('POST', `/api/tools/${a.id}/ai-edit/undo`, b.token),
-        await t.app.inject({ method: 'POST', url: `/api/tools/${a.id}/logo`, payload, headers: { ...headers, ...auth(b.token) } }),
+        await t.app.inject({ method: 'POST', url: `/api/tools/${a.id}/logo`, payload, headers: { ...headers, ...bearer(b.token) } }),
       ];
       for (const res of attempts) {
         assert.equal(res.statusCode, 404, res.body);
@@ -274,14 +273,14 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
   describe('logo', () => {
     const upload = (id: string, token: string, file: Buffer, filename?: string, type?: string) => {
       const { payload, headers } = multipartBody(file, filename, type);
-      return t.app.inject({ method: 'POST', url: `/api/tools/${id}/logo`, payload, headers: { ...headers, ...auth(token) } });
+      return t.app.inject({ method: 'POST', url: `/api/tools/${id}/logo`, payload, headers: { ...headers, ...bearer(token) } });
     };
 
     it('takes exactly one part named "file" (422 otherwise) and answers a malformed body with 400 (issue 11/20)', async () => {
       const file = await png(64, 64);
       const boundary = `----agp${randomBytes(8).toString('hex')}`;
       const part = (name: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from('\r\n')]);
-      const send = (payload: Buffer) => t.app.inject({ method: 'POST', url: `/api/tools/${a.id}/logo`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...auth(a.token) } });
+      const send = (payload: Buffer) => t.app.inject({ method: 'POST', url: `/api/tools/${a.id}/logo`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(a.token) } });
       const two = await send(Buffer.concat([part('file'), part('file'), Buffer.from(`--${boundary}--\r\n`)]));
       assert.equal(two.statusCode, 422, two.body);
       const other = await send(Buffer.concat([part('image'), Buffer.from(`--${boundary}--\r\n`)]));

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { actorOf, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { AppError, invalid } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
@@ -20,7 +19,7 @@ import {
   ToolListSchema,
   UndoResponseSchema,
 } from './tools.schemas.js';
-import type { Actor, ToolsService } from './tools.service.js';
+import type { ToolsService } from './tools.service.js';
 
 export interface ToolsRoutesOptions {
   tools: ToolsService;
@@ -28,15 +27,10 @@ export interface ToolsRoutesOptions {
 }
 
 /** The caller as an editing actor (the guards have already verified the token). */
-export function actorOf(req: FastifyRequest): Actor {
-  const p = req.principal;
-  if (!p) throw new AppError('unauthorized', 'Not authenticated');
-  return p.kind === 'admin' ? { kind: 'admin', id: p.adminId, email: p.email } : { kind: 'user', id: p.userId, email: p.email };
-}
 
 const auth401 = { 401: err };
 const tags = ['tools'];
-const bearer = [{ OAuth2PasswordBearer: [] }];
+const bearer = BEARER_SECURITY;
 
 /** Dashboard API for companies ("tools"), base /api/tools. Administrators' routes live in modules/admin. */
 export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOptions): Promise<void> {

@@ -150,9 +150,7 @@ export const FieldChangeSchema = Type.Object(
 );
 export type FieldChange = Static<typeof FieldChangeSchema>;
 
-export const ToolIdParams = Type.Object({
-  tool_id: Type.String({ format: 'uuid', description: 'Company (tool) id' }),
-});
+export { ToolIdParams } from '../../platform/http.js';
 
 export const ToolListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 2000, description: 'Words matched against name, industry, keywords, services, description and place' })),

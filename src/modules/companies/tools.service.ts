@@ -24,13 +24,10 @@ import {
   type ToolDetailResponse,
   type ToolResponse,
 } from './tools.schemas.js';
+import { isoTimeOrNull as iso } from '../../lib/time.js';
+import type { Actor } from '../../platform/auth.js';
 
-/** Who is acting: an owner (user) or an administrator. Administrators' actions are audited. */
-export interface Actor {
-  kind: 'user' | 'admin';
-  id: string;
-  email: string;
-}
+export type { Actor };
 
 export interface AdminAuditEntry {
   adminId: string | null;
@@ -67,7 +64,6 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(norm(a ?? null)) === JSON.stringify(norm(b ?? null));
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Keyset cursor for the administrators' list: (created_at as PostgreSQL text, id). */
 export function encodeCursor(createdAt: string, id: string): string {

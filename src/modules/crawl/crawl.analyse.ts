@@ -6,6 +6,7 @@ import { normalizeDomain } from '../../lib/url.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { LlmClient } from '../../platform/llm.js';
 import { CATEGORIES, SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
+import { CONFIDENCE_FLOOR, evidenceText, identify, knownCity, llmChoices, type FieldSource, type Identity, type SiteLocation } from './crawl.identity.js';
 
 /**
  * Turns the extracted pages of one site into a company profile. With a language model: one
@@ -32,6 +33,10 @@ export interface AnalysedProfile {
   founded_year: number | null;
   /** 'llm' or 'rules': which analyser produced it. */
   analyser: 'llm' | 'rules';
+  /** Where name, phone, city, country and address came from (page, method, confidence). */
+  provenance: Record<string, FieldSource>;
+  /** Every address the site shows (branches), main one first. */
+  locations: SiteLocation[];
 }
 
 /** Short descriptions the site text is compared with (embedding similarity). */
@@ -255,6 +260,37 @@ export function locate(m: Material): { city: string; country: string; address: s
   return { city: toPlainLine(city).slice(0, 100), country: toPlainLine(country).slice(0, 100), address: toPlainLine(address).slice(0, 300) };
 }
 
+/**
+ * City, country and address: a structured address first; then the main address found by its
+ * shape (checked against the gazetteer); then the older line heuristics, whose city is kept only
+ * when the gazetteer knows it; the country last from the TLD or the phone's prefix.
+ */
+export function locateWith(m: Material, id: Identity): { city: string; country: string; address: string; method: string; url: string; confidence: number } {
+  if (m.structuredAddress && (m.structuredAddress.city || m.structuredAddress.country)) {
+    const found = locate(m);
+    const l = { ...found, country: found.country || (id.country ? (countryName(id.country.value) ?? '') : '') };
+    if (l.city || !id.address) return { ...l, method: 'structured-address', url: m.pages.find((p) => p.orgs.length || p.microdataAddress)?.url ?? '', confidence: 0.95 };
+  }
+  const a = id.address;
+  if (a && a.confidence >= CONFIDENCE_FLOOR.city) {
+    return { city: a.city, country: countryName(a.country) ?? a.country, address: a.value, method: a.method, url: a.url, confidence: a.confidence };
+  }
+  const l = locate(m);
+  const city = l.city && knownCity(l.city) ? l.city : '';
+  const country = l.country || (id.country && id.country.confidence >= 0.5 ? (countryName(id.country.value) ?? '') : '');
+  return { city, country, address: city ? l.address : '', method: 'address-line', url: '', confidence: city ? 0.55 : 0.3 };
+}
+
+function provenanceOf(m: Material, id: Identity, name: string, loc: ReturnType<typeof locateWith>): Record<string, FieldSource> {
+  const out: Record<string, FieldSource> = {};
+  out.name = id.name && id.name.value === name ? id.name : { value: name, method: 'fallback', url: m.home?.url ?? '', confidence: 0.2 };
+  if (id.phone) out.phone = { value: id.phone.e164, method: id.phone.method, url: id.phone.url, confidence: id.phone.confidence };
+  if (loc.city) out.city = { value: loc.city, method: loc.method, url: loc.url, confidence: loc.confidence };
+  if (loc.address) out.address = { value: loc.address, method: loc.method, url: loc.url, confidence: loc.confidence };
+  if (loc.country) out.country = loc.city ? { value: loc.country, method: loc.method, url: loc.url, confidence: loc.confidence } : (id.country ?? { value: loc.country, method: 'address-line', url: '', confidence: 0.5 });
+  return out;
+}
+
 export function serviceTypeOf(m: Material, hasAddress: boolean): ServiceType {
   const text = m.corpus;
   const nationwide = /\b(nationwide|across the (country|uk|us)|all over (the )?(country|germany|france|uk)|bundesweit|deutschlandweit|national coverage|coast to coast|partout en france)\b/.test(text);
@@ -331,11 +367,11 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
     return categoryList[best]!;
   }
 
-  async function rules(m: Material): Promise<AnalysedProfile> {
-    const name = siteName(m).slice(0, 200);
+  async function rules(m: Material, id: Identity): Promise<AnalysedProfile> {
+    const name = (id.name && id.name.confidence >= CONFIDENCE_FLOOR.name ? id.name.value : siteName(m)).slice(0, 200);
     const description = siteDescription(m);
     const services = servicesOf(m);
-    const loc = locate(m);
+    const loc = locateWith(m, id);
     const typeHit = (m.org?.types ?? []).map((t) => TYPE_CATEGORY.find(([re]) => re.test(t))?.[1]).find(Boolean);
     const category = typeHit ?? (await categoryByEmbedding(categoryText(m, name, description, services)));
     const keywords = [...new Set([...(m.org?.keywords ?? []), ...m.pages.flatMap((p) => p.metaKeywords)])].slice(0, 20);
@@ -351,18 +387,21 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
       address: loc.address,
       service_type: serviceTypeOf(m, Boolean(loc.address || loc.city)),
       contact_email: pickEmail(m),
-      phone: m.phones[0] ?? null,
+      phone: id.phone && id.phone.confidence >= CONFIDENCE_FLOOR.phone ? id.phone.display : null,
       social_links: m.social,
       languages: m.languages,
       logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
       founded_year: m.org?.foundingYear ?? null,
       analyser: 'rules',
+      provenance: provenanceOf(m, id, name, loc),
+      locations: id.locations,
     };
   }
 
-  async function withLlm(llm: LlmClient, m: Material, base: AnalysedProfile): Promise<AnalysedProfile> {
+  async function withLlm(llm: LlmClient, m: Material, base: AnalysedProfile, id: Identity): Promise<AnalysedProfile> {
     const material = [
       `Website: ${m.domain}`,
+      evidenceText(id),
       m.org ? `Structured data: ${JSON.stringify({ ...m.org, description: m.org.description.slice(0, 500) })}` : '',
       `Emails found: ${m.emails.join(', ') || 'none'}`,
       `Phones found: ${m.phones.join(', ') || 'none'}`,
@@ -375,7 +414,7 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
       messages: [
         {
           role: 'system',
-          content: `You extract a company profile from the text of its website. Use only facts the material states; use an empty string, empty list or null for anything it does not state. Never guess an email, phone, city or country. category must be one of: ${CATEGORIES.join('; ')}. service_type: local (serves customers at or near a physical place), nationwide (serves one whole country), remote (online, anywhere), hybrid (both on-site and remote). description: 1 to 3 plain sentences in English, no marketing superlatives the site does not use.`,
+          content: `You extract a company profile from the text of its website. Use only facts the material states; use an empty string, empty list or null for anything it does not state. Never guess an email, phone, city or country. For name, phone, city and address choose among the candidates listed under "Candidates" (the organisation's own name, its main number, its main address), or leave the field empty when none fits. category must be one of: ${CATEGORIES.join('; ')}. service_type: local (serves customers at or near a physical place), nationwide (serves one whole country), remote (online, anywhere), hybrid (both on-site and remote). description: 1 to 3 plain sentences in English, no marketing superlatives the site does not use.`,
         },
         { role: 'user', content: material },
       ],
@@ -384,10 +423,11 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
     const inCorpus = (s: string) => s.length > 0 && m.corpus.includes(s.toLowerCase());
     const digits = (s: string) => s.replace(/\D/g, '');
     const phoneOk = (p: string) => m.phones.some((q) => digits(q).endsWith(digits(p).slice(-7))) && digits(p).length >= 7;
+    const chosen = llmChoices(out, id, base);
     const category = CATEGORIES.includes(out.category) ? out.category : base.category;
     const email = out.contact_email && m.emails.includes(out.contact_email.toLowerCase()) ? out.contact_email.toLowerCase() : base.contact_email;
-    const phone = out.phone && phoneOk(out.phone) ? toPlainLine(out.phone) : base.phone;
-    const city = out.city && inCorpus(out.city) ? toPlainLine(out.city) : base.city;
+    const phone = chosen.phone ?? (out.phone && phoneOk(out.phone) && !id.phoneCandidates.length ? toPlainLine(out.phone) : base.phone);
+    const city = chosen.city ?? (out.city && inCorpus(out.city) && knownCity(out.city) ? toPlainLine(out.city) : base.city);
     const countryCodeOut = countryCode(out.country);
     const country = out.country && countryCodeOut && (base.country ? countryCode(base.country) === countryCodeOut : inCorpus(out.country)) ? (countryName(countryCodeOut) ?? out.country) : base.country;
     const services = out.services.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
@@ -395,7 +435,7 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
     const address = out.address && inCorpus(out.address.split(',')[0]!.trim()) ? toPlainLine(out.address) : base.address;
     return {
       ...base,
-      name: toPlainLine(out.name) || base.name,
+      name: chosen.name ?? base.name,
       description: toPlainText(out.description) || base.description,
       category,
       industry: toPlainLine(out.industry) || base.industry,
@@ -408,16 +448,18 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
       contact_email: email,
       phone,
       analyser: 'llm',
+      provenance: { ...base.provenance, ...chosen.provenance },
     };
   }
 
   return {
     categoryText,
     async analyse(m) {
-      const base = await rules(m);
+      const id = identify(m);
+      const base = await rules(m, id);
       if (!deps.llm) return base;
       try {
-        return await withLlm(deps.llm, m, base);
+        return await withLlm(deps.llm, m, base, id);
       } catch {
         // The model being down or off-schema must not fail the crawl: the rules' profile stands.
         return base;

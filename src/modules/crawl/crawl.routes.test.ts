@@ -97,7 +97,7 @@ describe('crawl API', () => {
     assert.equal(body.job.company_id, body.profile.id);
     acmeJobId = body.job.id;
     acmeId = body.profile.id;
-    assert.equal(await t.app.services.auth.ownsCompany(owner.userId, acmeId), true);
+    assert.equal(await t.app.services.ownership.owns(owner.userId, acmeId), true);
 
     // searchable at once through the agent API
     const found = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies/by-url/acme-plumbing.test' });
@@ -158,6 +158,11 @@ describe('crawl API', () => {
     assert.deepEqual(save.data.changed, ['phone']);
     assert.deepEqual(save.data.kept_owner_edits.sort(), ['city', 'description']);
     assert.ok(d.events.some((e: { stage: string }) => e.stage === 'fetch'));
+    // where each field came from is kept with the job (issue 19)
+    assert.equal(d.result.provenance.name.method, 'jsonld');
+    assert.equal(d.result.provenance.phone.value, '+49301234567');
+    assert.match(d.result.provenance.phone.url, /acme-plumbing\.test/);
+    assert.ok(d.result.provenance.city.confidence >= 0.5);
   });
 
   it('track_job=false crawls without a job; adaptive_retry reports the strategies tried', async () => {

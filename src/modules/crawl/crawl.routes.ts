@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { err, errorResponses, type App, offsetParam } from '../../platform/http.js';
 import type { CrawlRequest } from './crawl.schemas.js';
 import type { CrawlService } from './crawl.service.js';
 
 const tags = ['crawl'];
-const bearer = [{ OAuth2PasswordBearer: [] }];
+const bearer = BEARER_SECURITY;
 const authErrors = { 401: err, 403: err };
 const JobIdParams = Type.Object({ job_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Crawl job id' }) });
 

@@ -16,6 +16,7 @@ import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
 import type { ExtractedPage } from '../../lib/extract.js';
 import type { CrawlJobRow, CrawlRepo, } from './crawl.repo.js';
 import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
+import { isoTimeOrNull as iso } from '../../lib/time.js';
 
 export const CRAWL_QUEUE = 'crawl.run';
 
@@ -27,7 +28,7 @@ export interface CrawlServiceDeps {
   jobs: Jobs;
   config: Pick<Config, 'crawl' | 'baseUrl'>;
   log: FastifyBaseLogger;
-  /** Company ownership (the auth module): read at call time, so it may be wired later. */
+  /** Company ownership (the ownership module). */
   ownership: {
     owns: (userId: string, companyId: string) => Promise<boolean>;
     claim?: (userId: string, companyId: string) => Promise<void>;
@@ -47,7 +48,6 @@ export interface CrawlRunOptions {
   adaptiveRetry: boolean;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 export function toJobView(row: CrawlJobRow): CrawlJobView {
@@ -258,6 +258,9 @@ export function createCrawlService(deps: CrawlServiceDeps) {
           kept_owner_edits: r.saved.kept,
           strategies_tried: r.outcome.strategiesTried,
           analyser: r.profile.analyser,
+          // where name, phone, city, country and address came from, and every address the site shows (issue 19)
+          provenance: r.profile.provenance,
+          locations: r.profile.locations,
           pages: r.outcome.pages.map((p) => p.url).slice(0, 100),
           failures: r.outcome.failures.slice(0, 50),
           skipped_by_robots: r.outcome.skippedByRobots.slice(0, 50),

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err } from '../../platform/http.js';
+import { errorBody } from '../../platform/error-handler.js';
 import { registerAgentRateLimit, type AgentRateLimitOptions } from '../../platform/rate-limit.js';
 import { landingPage, skillFile } from './mcp.pages.js';
 import { handleModern, isModernRequest, JSONRPC, rpcError } from './mcp.protocol.js';
@@ -102,8 +103,8 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
   // JSON-RPC answers (results and errors) are documented as such; their shape is the MCP specification's.
   const rpcAnswer = Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true, description: 'A JSON-RPC 2.0 response (result or error)' });
 
-  const notAllowed = (allow: string) => async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.code(405).header('allow', allow).send({ detail: `Method Not Allowed: this MCP endpoint is stateless and answers ${allow} only` });
+  const notAllowed = (allow: string) => async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('allow', allow).send(errorBody(request, 'method_not_allowed', `Method Not Allowed: this MCP endpoint is stateless and answers ${allow} only`));
 
   app.post('/mcp', {
     preHandler: checkOrigin,
@@ -116,7 +117,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
     const accept = req.headers.accept ?? '';
     // A legacy client opening its server-to-client SSE stream: there is none (stateless).
     if (accept.includes('text/event-stream') && !accept.includes('text/html')) {
-      return reply.code(405).header('allow', 'GET, POST').send({ detail: 'Method Not Allowed: no SSE stream; POST JSON-RPC messages to this endpoint' });
+      return reply.code(405).header('allow', 'GET, POST').send(errorBody(req, 'method_not_allowed', 'Method Not Allowed: no SSE stream; POST JSON-RPC messages to this endpoint'));
     }
     const endpoint = mcp.agentEndpoint();
     return reply

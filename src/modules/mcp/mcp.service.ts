@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { agentFacingProfile } from '../../lib/untrusted-text.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../config.js';
 import type { ApiKeyVerifier } from '../../platform/auth.js';
 import { notFound } from '../../platform/errors.js';
@@ -22,8 +22,8 @@ import {
 import { z } from 'zod';
 import { describeTool } from './mcp.protocol.js';
 import { runTool, zodFromTypeBox, zodFromTypeBoxes, type McpEndpoint, type ToolDef, type ToolRunnerDeps } from './mcp.tools.js';
+import { isUuid } from '../../lib/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the key tools use of the agents and proposals services (the same calls as the REST routes). */
 export type McpAgentsPort = Pick<AgentsService, 'me'>;
@@ -267,7 +267,7 @@ export function createMcpService(deps: McpServiceDeps) {
 
     /** The MCP server of one company; unknown, malformed or deleted ids are 404. */
     async companyEndpoint(toolId: string): Promise<{ endpoint: McpEndpoint; profile: CompanyProfile }> {
-      if (!UUID.test(toolId)) throw notFound('Company');
+      if (!isUuid(toolId)) throw notFound('Company');
       // Owner-written text becomes tool descriptions and SKILL.md, which agents read as guidance: filtered once here.
       const profile = agentFacingProfile(companies.toProfile(await companies.getById(toolId.toLowerCase())));
       const endpoint: McpEndpoint = {
@@ -302,7 +302,8 @@ export function createMcpService(deps: McpServiceDeps) {
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: endpoint.tools.map(describeTool) }));
       server.setRequestHandler(CallToolRequestSchema, async (request) => {
         const tool = endpoint.tools.find((t) => t.name === request.params.name);
-        if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        // Not McpError: its message repeats the code ("MCP error -32602: …") next to the code field.
+        if (!tool) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
         return runTool(tool, request.params.arguments ?? {}, apiKey, runner);
       });
       return server;

@@ -133,6 +133,17 @@ describe('MCP servers', () => {
       }
     });
 
+    it('names an unknown tool once, without repeating the error code in the message (issue 20)', async () => {
+      const res = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
+      });
+      const body = (await res.json()) as { error: { code: number; message: string } };
+      assert.equal(body.error.code, -32602);
+      assert.equal(body.error.message, 'Unknown tool: no_such_tool');
+    });
+
     it('answers every key tool without a key with a tool error that says how to register', async () => {
       const client = await connect();
       try {

@@ -1,10 +1,35 @@
 import type { App } from '../../platform/http.js';
 import type { CoreServices } from '../../app.js';
+import { createLocalProvider, type LocalProvider } from './payments.local.js';
+import type { EntitlementView } from './payments.plans.js';
+import { paymentsRoutes } from './payments.routes.js';
+import { paymentsSchemas } from './payments.schemas.js';
+import { createPaymentsService, PAYMENTS_DAILY_JOB, PAYMENTS_EVENT_JOB, type PaymentsServiceImpl } from './payments.service.js';
+import { createStripeProvider } from './payments.stripe.js';
 
-/** What the payments module offers the rest of the service (entitlements, plans). Filled in by the payments work. */
-export type PaymentsService = Record<string, never>;
+export { createEntitlements, PLAN_LIMITS, type Entitlements, type EntitlementView, type PlanLimits } from './payments.plans.js';
 
-/** Builds the payments service and registers its routes (/api/payments). */
-export async function paymentsModule(_app: App, _core: CoreServices): Promise<PaymentsService> {
-  return {};
+/** What the payments module offers the rest of the service (entitlements; the whole service for tests and jobs). */
+export interface PaymentsService {
+  /** Plan and limits of a company right now (scans reads `scheduled_rescans`). */
+  entitlementsOf(companyId: string): Promise<EntitlementView>;
+  readonly impl: PaymentsServiceImpl;
+}
+
+/** Builds the payments service (Stripe when STRIPE_SECRET_KEY is set, the local provider otherwise) and registers /api/payments. */
+export async function paymentsModule(app: App, core: CoreServices, options: { clock?: () => Date } = {}): Promise<PaymentsService> {
+  const { config } = core;
+  const clock = options.clock ?? (() => new Date());
+  const local: LocalProvider | undefined = config.payments.stripeSecretKey ? undefined : createLocalProvider({ db: core.db, baseUrl: config.baseUrl, clock });
+  const impl = createPaymentsService({
+    db: core.db, config, provider: local ?? createStripeProvider(config), local, jobs: core.jobs, mail: core.mail, log: app.log, clock,
+    owns: core.ownership.owns, companyIdsOf: core.ownership.companyIdsOf, ownerEmailsOf: core.ownership.ownerEmailsOf,
+    companyName: async (id) => (await core.companies.getById(id)).name,
+  });
+  core.jobs.define<{ event_id: string }>({ name: PAYMENTS_EVENT_JOB, retryLimit: 8, retryDelaySeconds: 30, handler: (d) => impl.processEvent(d.event_id) });
+  core.jobs.define<object>({ name: PAYMENTS_DAILY_JOB, retryLimit: 2, handler: () => impl.daily() });
+  core.jobs.schedule(PAYMENTS_DAILY_JOB, '23 4 * * *');
+  for (const schema of paymentsSchemas) app.addSchema(schema);
+  await app.register(paymentsRoutes, { prefix: '/api/payments', payments: impl, guards: core.guards });
+  return { entitlementsOf: impl.entitlementsOf, impl };
 }

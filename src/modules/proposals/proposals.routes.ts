@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Guards } from '../../platform/auth.js';
+import { API_KEY_SECURITY, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
@@ -22,8 +22,8 @@ export interface ProposalsRoutesOptions {
   guards: Guards;
 }
 
-const keyAuth = { security: [{ ApiKey: [] }] };
-const bearerAuth = { security: [{ OAuth2PasswordBearer: [] }] };
+const keyAuth = { security: API_KEY_SECURITY };
+const bearerAuth = { security: BEARER_SECURITY };
 
 function sendCreated<T>(reply: FastifyReply, out: CreateResult<T>) {
   if (out.replayed) reply.header('idempotent-replayed', 'true');

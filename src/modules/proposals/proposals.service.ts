@@ -9,6 +9,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, type ResponseAction } from './proposal-status.js';
 import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
 import type { BatchResult, MessageRow, Proposal, ProposalDetail, ProposalMessage, ProposalRow } from './proposals.schemas.js';
+import { isoTime as iso } from '../../lib/time.js';
 
 export interface ProposalsServiceDeps {
   db: Db;
@@ -44,7 +45,6 @@ export interface CreateResult<T> {
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_HOURS = 24;
 
-const iso = (v: Date | string) => new Date(v).toISOString();
 
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
@@ -128,7 +128,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       '',
       last?.text ?? p.description,
       '',
-      `Answer it in your dashboard: ${deps.baseUrl}/dashboard/proposals`,
+      `Answer it in your dashboard: ${deps.baseUrl}/app/proposals`,
       '',
       `-- ${deps.serviceName}`,
     ].join('\n');

@@ -25,7 +25,7 @@ export async function scansModule(app: App, core: CoreServices & { payments: Pay
     pagesOf: (companyId) => core.crawl.pagesOf(companyId),
     jobs: core.jobs,
     mail: core.mail,
-    ownerEmailsOf: (companyId) => core.auth.ownerEmailsOf(companyId),
+    ownerEmailsOf: core.ownership.ownerEmailsOf,
     entitlement: createEntitlement(core.db, core.payments),
     baseUrl: config.baseUrl,
     serviceName: config.serviceName,

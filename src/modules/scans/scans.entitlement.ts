@@ -10,6 +10,8 @@ export interface Entitlement {
   /** Companies entitled to scheduled re-scans (candidates for the hourly pass). */
   rescanCompanyIds(): Promise<string[]>;
   scheduledRescans(companyId: string): Promise<boolean>;
+  /** Scans the company may start by hand per calendar month (its plan's limit; unlimited without payments). */
+  scansPerMonth(companyId: string): Promise<{ limit: number; plan: string }>;
 }
 
 type PaymentsLike = { entitlementsOf?: (companyId: string) => Promise<unknown> };
@@ -44,6 +46,12 @@ export function createEntitlement(db: Db, payments: unknown): Entitlement {
       const out: string[] = [];
       for (const id of ids) if ((fromPayments(await p.entitlementsOf(id)) ?? true)) out.push(id);
       return out;
+    },
+    async scansPerMonth(companyId) {
+      if (typeof p?.entitlementsOf !== 'function') return { limit: Number.POSITIVE_INFINITY, plan: 'unknown' };
+      const e = (await p.entitlementsOf(companyId)) as { effective_plan?: unknown; limits?: { scans_per_month?: unknown } } | undefined;
+      const limit = e?.limits?.scans_per_month;
+      return { limit: typeof limit === 'number' ? limit : Number.POSITIVE_INFINITY, plan: typeof e?.effective_plan === 'string' ? e.effective_plan : 'unknown' };
     },
     async scheduledRescans(companyId) {
       if (typeof p?.entitlementsOf === 'function') {

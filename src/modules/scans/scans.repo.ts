@@ -90,6 +90,12 @@ export function createScansRepo(db: Db) {
       return (await db.query<{ created_at: Date }>(`SELECT created_at FROM scans WHERE company_id = $1 AND trigger = 'manual' ORDER BY created_at DESC LIMIT 1`, [companyId]))[0]?.created_at;
     },
 
+    /** Scans the company asked for by hand since a time (the monthly allowance of its plan). */
+    async manualScansSince(companyId: string, since: Date): Promise<number> {
+      const rows = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM scans WHERE company_id = $1 AND trigger = 'manual' AND created_at >= $2`, [companyId, since]);
+      return Number(rows[0]?.n ?? 0);
+    },
+
     /** queued (or running again, on a retry after a crash) → running. */
     async markRunning(id: string): Promise<ScanRow | undefined> {
       return (await db.query<ScanRow>(`UPDATE scans SET state = 'running', started_at = now() WHERE id = $1 AND state IN ('queued', 'running') RETURNING *`, [id]))[0];

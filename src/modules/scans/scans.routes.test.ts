@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import robotsParserModule from 'robots-parser';
-import { closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
+import { closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, bearer } from '../../test/helpers.js';
 import { SCAN_FIXTURES, scanTestApp, startScanFarm, type ScanFarm } from './scans.fixtures.js';
 import { parseLlms } from './checks.shared.js';
 import { unzipStore } from './scans.zip.js';
@@ -15,9 +15,8 @@ describe('scans API', () => {
   let owner: { token: string; userId: string };
   let other: { token: string; userId: string };
   const id: Record<string, string> = {};
-  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   const call = (method: 'GET' | 'POST', url: string, token?: string, payload?: unknown) =>
-    t.app.inject({ method, url, ...(token ? { headers: auth(token) } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
+    t.app.inject({ method, url, ...(token ? { headers: bearer(token) } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
   const scanNow = async (companyId: string) => {
     const scans = t.app.services.scans.impl;
     const r = await scans.start({ userId: null }, companyId, false);
@@ -285,6 +284,21 @@ describe('scans API', () => {
     assert.deepEqual((await call('GET', `/api/scans/tool/${tool}/history`, owner.token)).json().scans[0].delta, done.delta);
     const mail = await t.app.services.mail.recent({ to: 'owner@ready.test' });
     assert.ok(mail.some((m) => /score dropped/.test(m.subject) && m.text_body.includes(`scored ${done.score}`)), JSON.stringify(mail.map((m) => m.subject)));
+  });
+
+  it('stops a free company after its monthly scans with a 402 that names the plan; pro lifts the limit (issue 13)', async () => {
+    const [tool] = await seedCompanies(t.app, [companyFixture({ name: 'Frequent Scanner', website_url: farm.url('quota.test') })]);
+    for (let i = 0; i < 5; i++) {
+      await t.db.query(`INSERT INTO scans (company_id, url, state, trigger, rubric_version, error) VALUES ($1, $2, 'failed', 'manual', 'test', 'x')`, [tool, farm.url('quota.test')]);
+    }
+    const refused = await call('POST', `/api/scans/tool/${tool}/start`, admin);
+    assert.equal(refused.statusCode, 402, refused.body);
+    assert.match(refused.json().detail, /5 scans for this month on the free plan/);
+    assert.equal(refused.json().code, 'payment_required');
+    assert.equal((await t.db.query('SELECT 1 FROM scans WHERE company_id = $1', [tool])).length, 5, 'nothing was queued');
+    const upgraded = await call('POST', `/api/tools/admin/companies/${tool}/subscription`, admin, { plan: 'pro', period_months: 1 });
+    assert.equal(upgraded.statusCode, 200, upgraded.body);
+    assert.equal((await call('POST', `/api/scans/tool/${tool}/start`, admin)).statusCode, 202);
   });
 
   it('racing starts make one scan, racing downloads one ZIP', async () => {

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { err, errorResponses, type App } from '../../platform/http.js';
 import type { BundleOptions } from './scans.files.js';
 import type { ScansServiceImpl } from './scans.service.js';
 
 /** Scans (spec 4.7). Routes only parse, guard and shape; owners of the company or administrators. */
 const tags = ['scans'];
-const security = [{ OAuth2PasswordBearer: [] }];
+const security = BEARER_SECURITY;
 const ToolParams = Type.Object({ tool_id: Type.String({ format: 'uuid', description: 'Company (tool) id' }) });
 const ownerErrors = { 401: err, 404: err };
 
@@ -52,11 +52,11 @@ export async function scansRoutes(app: App, opts: { scans: ScansServiceImpl; gua
       summary: 'Scan the company website for agent readiness',
       description:
         'Queues a scan (202; follow it at GET …/latest). Without force, a completed scan younger than 24 hours is returned (200, reused) and a scan ' +
-        'under way is returned (202, reused). force=true starts a new scan at most every 180 seconds (429 with Retry-After otherwise); a company never has two scans running. ' +
+        'under way is returned (202, reused). A company may start as many scans a calendar month as its plan allows (free 5, pro 100; 402 past that). force=true starts a new scan at most every 180 seconds (429 with Retry-After otherwise); a company never has two scans running. ' +
         'The scanner fetches a fixed list of paths on the company\'s own domain only (at most 30 requests, 2 per second, 8 s timeout, 512 KB per response).',
       params: ToolParams,
       querystring: Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) }),
-      response: { 200: Type.Ref('ScanStartResponse'), 202: Type.Ref('ScanStartResponse'), ...ownerErrors, 409: err, 429: err, ...errorResponses },
+      response: { 200: Type.Ref('ScanStartResponse'), 202: Type.Ref('ScanStartResponse'), ...ownerErrors, 402: err, 409: err, 429: err, ...errorResponses },
     },
     handler: async (req, reply) => {
       const r = await scans.start({ userId: userId(req) }, (req.params as { tool_id: string }).tool_id, (req.query as { force?: boolean }).force ?? false);

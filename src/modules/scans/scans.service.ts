@@ -14,6 +14,8 @@ import type { ScanView } from './scans.schemas.js';
 import { diffScans, pointsLost, RUBRIC_VERSION, scoreResults, SEVERITY_WEIGHT, type ScanDelta } from './scans.scoring.js';
 import type { CheckResult } from './scans.types.js';
 import { zipStore } from './scans.zip.js';
+import { isUuid } from '../../lib/ids.js';
+import { isoTimeOrNull as iso } from '../../lib/time.js';
 
 export const SCAN_QUEUE = 'scans.run';
 export const RESCAN_QUEUE = 'scans.rescan';
@@ -47,8 +49,6 @@ export interface ScansServiceDeps {
 
 type Summary = { score: number; grade: string; scanned_at: string };
 const SUMMARY_TTL_MS = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const hashToken = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 
 function toScanCompany(row: CompanyRow): ScanCompany {
@@ -132,6 +132,12 @@ export function createScansService(deps: ScansServiceDeps) {
         const last = await repo.lastManualCreatedAt(companyId);
         const wait = last ? Math.ceil(cooldown - (Date.now() - new Date(last).getTime()) / 1000) : 0;
         if (wait > 0) throw new AppError('rate_limited', `A forced scan can start ${cooldown} seconds after the previous one: try again in ${wait} s`, { headers: { 'retry-after': String(wait) } });
+      }
+      const allowance = await deps.entitlement.scansPerMonth(companyId);
+      const now = new Date();
+      const used = await repo.manualScansSince(companyId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+      if (used >= allowance.limit) {
+        throw new AppError('payment_required', `This company has used its ${allowance.limit} scans for this month on the ${allowance.plan} plan. The latest scan stays available; the pro plan allows more (Billing in the dashboard, or POST /api/payments/create-checkout).`);
       }
       const row = await queue(companyId, c.website_url, 'manual', principal.userId);
       if (!row) {
@@ -238,7 +244,7 @@ export function createScansService(deps: ScansServiceDeps) {
     async latestSummary(companyId: string): Promise<Summary | undefined> {
       const hit = summaries.get(companyId);
       if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
-      const r = UUID.test(companyId) ? await repo.latestSummary(companyId) : undefined;
+      const r = isUuid(companyId) ? await repo.latestSummary(companyId) : undefined;
       const value = r ? { score: r.score, grade: r.grade, scanned_at: iso(r.finished_at)! } : undefined;
       if (summaries.size >= 10_000) summaries.clear();
       summaries.set(companyId, { value, at: Date.now() });

@@ -1,18 +1,19 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
-import { pendingMigrations } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { Jobs } from '../../platform/jobs.js';
+import { createSystemRepo } from './system.repo.js';
 
 export const API_VERSION = '2.0.0';
 
 export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs }) {
-  const { config, db, embeddings, jobs } = deps;
+  const { config, embeddings, jobs } = deps;
+  const repo = createSystemRepo(deps.db);
   return {
     async deepHealth() {
-      const database = await db.query('SELECT 1').then(() => ({ ok: true }), () => ({ ok: false, detail: 'database unreachable' }));
+      const database = await repo.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'database unreachable' }));
       const migrations = database.ok
-        ? await pendingMigrations(db).then(
+        ? await repo.pendingMigrations().then(
             (p) => (p.length === 0 ? { ok: true } : { ok: false, detail: `${p.length} migration(s) pending` }),
             () => ({ ok: false, detail: 'cannot read migrations' }),
           )
@@ -23,7 +24,7 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
       return {
         status: ok ? ('ok' as const) : ('degraded' as const),
         checks: { database, migrations, embeddings: emb, jobs: job },
-        store: db.kind,
+        store: repo.kind,
         version: API_VERSION,
       };
     },

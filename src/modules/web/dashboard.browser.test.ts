@@ -269,6 +269,30 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await shot(page, 'profile', true);
   });
 
+  it('billing: upgrade through the offline provider, land on pro, cancel at period end (issue 13)', async (ctx) => {
+    if (skip(ctx)) return;
+    await page.goto(`${base}/app/billing`);
+    await page.getByRole('heading', { name: 'Plan: free' }).waitFor();
+    await page.getByLabel(/per year/).check();
+    await page.getByLabel('Promo code (optional)').fill('NOSUCHCODE');
+    await page.getByRole('button', { name: 'Check code' }).click();
+    await page.getByText(/cannot be used \(not_found\)/).waitFor();
+    await page.getByLabel('Promo code (optional)').fill('');
+    await axe(page, 'billing-free');
+    await shot(page, 'billing-free');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    // The offline provider's checkout lands on the success page, which syncs and redirects back here.
+    await page.waitForURL(/\/app\/billing\?status=success/);
+    await page.getByRole('heading', { name: 'Plan: pro' }).waitFor({ timeout: 30_000 });
+    await page.getByText(/renews/).waitFor();
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel at the end of the period' }).click();
+    await page.getByText(/ends /).waitFor();
+    await axe(page, 'billing-pro');
+    await shot(page, 'billing-pro');
+    await shot(page, 'billing-pro', true);
+  });
+
   it('widget snippet and insights screens; another owner’s company shows nothing of it', async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/companies/${companyId}/widget`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import { PublicIdParams, SiteOriginQuery, ToolIdParams, WidgetChatRequestSchema, WidgetConfigUpdateSchema } from './widget.schemas.js';
@@ -37,7 +37,7 @@ const publicErrors = { 403: err, 404: err, 429: err, ...errorResponses };
 /** Owner configuration (base /api/widget). */
 export async function widgetRoutes(app: App, { widget, guards }: { widget: WidgetService; guards: Guards }): Promise<void> {
   const manager = guards.requireCompanyManager('tool_id');
-  const security = [{ OAuth2PasswordBearer: [] }];
+  const security = BEARER_SECURITY;
 
   app.get('/company/:tool_id', {
     onRequest: manager,
@@ -140,7 +140,7 @@ export async function widgetScriptRoutes(app: App): Promise<void> {
       operationId: 'widget.script',
       tags: ['widget'],
       summary: 'Embeddable chat widget script',
-      description: 'Add <script src="{BASE_URL}/widget.js" data-widget-id="{widget_public_id}" async></script> to a page.',
+      description: 'Embed it in a page with a script element: `src` is {BASE_URL}/widget.js, `data-widget-id` the widget_public_id, and `async` set (the widget settings show the exact snippet).',
       response: {
         200: { description: 'The widget script', content: { 'application/javascript': { schema: Type.String() } } },
         304: { description: 'Not modified (ETag)', type: 'null' },

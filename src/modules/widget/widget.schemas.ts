@@ -4,7 +4,7 @@ export const WIDGET_POSITIONS = ['bottom-right', 'bottom-left'] as const;
 export const WIDGET_SOURCES = ['profile', 'pages'] as const;
 const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Hex colour, #rrggbb' });
 
-export const ToolIdParams = Type.Object({ tool_id: Type.String({ format: 'uuid' }) });
+export { ToolIdParams } from '../../platform/http.js';
 export const PublicIdParams = Type.Object({ widget_public_id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const SiteOriginQuery = Type.Object({
   site_origin: Type.Optional(Type.String({ maxLength: 300, description: 'Origin of the page embedding the widget (scheme://host[:port]); the Origin header wins when a browser sends one' })),

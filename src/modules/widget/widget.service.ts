@@ -243,6 +243,17 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
   }
 
   return {
+    /**
+     * The public id of the company's widget when its owner enabled it and it may answer on `origin`
+     * (the public directory's company page); undefined otherwise. Read only: creates nothing.
+     */
+    async embeddableOn(companyId: string, origin: string): Promise<string | undefined> {
+      const row = await repo.findByCompany(companyId);
+      if (!row?.enabled) return undefined;
+      const company = await companies.getById(companyId).catch(() => undefined);
+      return company && effectiveOrigins(row, company).includes(origin) ? row.widget_public_id : undefined;
+    },
+
     async getForOwner(companyId: string) {
       const company = await companies.getById(companyId);
       const row = (await repo.findByCompany(companyId)) ?? (await repo.ensure(companyId, newPublicId()));

@@ -480,6 +480,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/admin/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List promo codes (newest first) */
+        get: operations["payments.listPromos"];
+        put?: never;
+        /**
+         * Create a promo code
+         * @description 409 when the code exists (case-insensitive).
+         */
+        post: operations["payments.createPromo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/admin/promo-codes/{promo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a promo code
+         * @description active, description, expires_at, max_redemptions. Discount fields are immutable (422: create a new code).
+         */
+        patch: operations["payments.updatePromo"];
+        trace?: never;
+    };
+    "/api/payments/billing-portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the billing portal
+         * @description A short-lived portal URL (card, invoices, plan). 409 when the company never had a billing account.
+         */
+        post: operations["payments.billingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/cancel-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel at the end of the paid period
+         * @description Idempotent: a second call gives the same answer. 409 when there is no active subscription or an administrator set the plan.
+         */
+        post: operations["payments.cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/create-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a checkout for the pro plan
+         * @description No credential needed (spec); a bearer token that is sent must own tool_id (403). 409 when the company already has an entitled paid plan; an open checkout for the same choice is returned again (reused); Idempotency-Key honoured; success_url and cancel_url stay within this site. 402/502/503 when the payment provider refuses or cannot be reached.
+         */
+        post: operations["payments.createCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing state of the caller's company
+         * @description Plan, effective plan, status, period end, cancel flag, limits, invoices and the plans on offer.
+         */
+        get: operations["payments.me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/promo/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a promo code
+         * @description valid, or the reason it is not (not_found, inactive, expired, exhausted, not_applicable, first_time_only), with the discounted price. Rate-limited per client.
+         */
+        post: operations["payments.validatePromo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/success": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment success landing
+         * @description Where the payment page sends the browser back. The session is fetched from the provider server-side: nothing in the query but session_id is used. 303 to the success (or cancel) page; with Accept: application/json the state as JSON.
+         */
+        get: operations["payments.success"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment provider notifications
+         * @description Stripe-Signature (t=…,v1=… HMAC-SHA256 over the raw body, 300 s tolerance, every secret of STRIPE_WEBHOOK_SECRET tried). 400 and nothing stored on a bad signature; each event id is processed once (duplicate: true on a replay); unknown types are acknowledged (ignored: true).
+         */
+        post: operations["payments.webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/proposals": {
         parameters: {
             query?: never;
@@ -659,7 +840,7 @@ export interface paths {
         put?: never;
         /**
          * Scan the company website for agent readiness
-         * @description Queues a scan (202; follow it at GET …/latest). Without force, a completed scan younger than 24 hours is returned (200, reused) and a scan under way is returned (202, reused). force=true starts a new scan at most every 180 seconds (429 with Retry-After otherwise); a company never has two scans running. The scanner fetches a fixed list of paths on the company's own domain only (at most 30 requests, 2 per second, 8 s timeout, 512 KB per response).
+         * @description Queues a scan (202; follow it at GET …/latest). Without force, a completed scan younger than 24 hours is returned (200, reused) and a scan under way is returned (202, reused). A company may start as many scans a calendar month as its plan allows (free 5, pro 100; 402 past that). force=true starts a new scan at most every 180 seconds (429 with Retry-After otherwise); a company never has two scans running. The scanner fetches a fixed list of paths on the company's own domain only (at most 30 requests, 2 per second, 8 s timeout, 512 KB per response).
          */
         post: operations["scans.start"];
         delete?: never;
@@ -1542,7 +1723,7 @@ export interface paths {
         };
         /**
          * Embeddable chat widget script
-         * @description Add <script src="{BASE_URL}/widget.js" data-widget-id="{widget_public_id}" async></script> to a page.
+         * @description Embed it in a page with a script element: `src` is {BASE_URL}/widget.js, `data-widget-id` the widget_public_id, and `async` set (the widget settings show the exact snippet).
          */
         get: operations["widget.script"];
         put?: never;
@@ -1733,9 +1914,107 @@ export interface components {
             /** @description Number of companies in `companies` */
             total_found: number;
         };
+        BillingState: {
+            cancel_at: string | null;
+            cancel_at_period_end: boolean;
+            current_period_end: string | null;
+            effective_plan: string;
+            entitled: boolean;
+            has_billing_account: boolean;
+            interval: ("month" | "year") | null;
+            invoices: {
+                amount_paid: number;
+                /** Format: date-time */
+                created: string;
+                currency: string;
+                hosted_invoice_url: string | null;
+                id: string;
+                invoice_pdf: string | null;
+                number: string | null;
+                status: string;
+            }[];
+            limits: {
+                featuring_eligible: boolean;
+                insights_csv_export: boolean;
+                insights_history_days: number;
+                scans_per_month: number;
+                scheduled_rescans: boolean;
+                widget_unbranded: boolean;
+            };
+            payment_failed_at: string | null;
+            plan: string;
+            plans: {
+                amount: number;
+                currency: string;
+                id: string;
+                interval: ("month" | "year") | null;
+                limits: {
+                    featuring_eligible: boolean;
+                    insights_csv_export: boolean;
+                    insights_history_days: number;
+                    scans_per_month: number;
+                    scheduled_rescans: boolean;
+                    widget_unbranded: boolean;
+                };
+            }[];
+            /** @description The provider in use: stripe or local */
+            provider: string;
+            source: string | null;
+            /** @description none, or the provider status (active, trialing, past_due, canceled, …) */
+            status: string;
+            tool_id: string;
+            trial_end: string | null;
+        };
+        CancelSubscriptionResponse: {
+            access_until: string | null;
+            cancel_at_period_end: boolean;
+            current_period_end: string | null;
+            status: string;
+        };
         CategoriesResponse: {
             categories: string[];
             total: number;
+        };
+        CheckoutRequest: {
+            /** @description Where the browser goes when the payment is abandoned; within BASE_URL */
+            cancel_url?: string;
+            /** @default month */
+            interval: "month" | "year";
+            /**
+             * @description The paid plan (free needs no checkout)
+             * @enum {string}
+             */
+            plan: "pro";
+            /** @description A code checked with POST /api/payments/promo/validate */
+            promo_code?: string;
+            /** @description Where the browser lands after paying; must be within BASE_URL (default /app/billing?status=success) */
+            success_url?: string;
+            /**
+             * Format: uuid
+             * @description The company to subscribe
+             */
+            tool_id: string;
+        };
+        CheckoutResponse: {
+            checkout_id: string;
+            /** Format: date-time */
+            expires_at: string;
+            interval: "month" | "year";
+            plan: string;
+            price: {
+                /** @description Minor units (cents) */
+                amount: number;
+                amount_discounted: number;
+                currency: string;
+            };
+            promo: {
+                code: string;
+            } | null;
+            provider: string;
+            /** @description An open checkout for the same choice was returned */
+            reused: boolean;
+            /** @description Send the browser here (the provider's payment page; offline: the success landing) */
+            url: string;
         };
         CompanyProfile: {
             /** @description True when the company is verified and can receive proposals */
@@ -1956,7 +2235,11 @@ export interface components {
             version: string;
         };
         Error: {
+            /** @description Machine-readable error code: validation, bad_request, unauthorized, forbidden, not_found, conflict, gone, payment_required, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, upstream_timeout, … */
+            code?: string;
             detail: string;
+            /** @description The id of this request, as in the x-request-id response header */
+            request_id?: string;
         };
         FieldChange: {
             after: unknown;
@@ -2072,6 +2355,109 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
             user: components["schemas"]["User"];
+        };
+        Promo: {
+            active: boolean;
+            code: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            discount: {
+                amount_off: number | null;
+                currency: string | null;
+                duration: "once" | "repeating" | "forever";
+                duration_in_months: number | null;
+                percent_off: number | null;
+                type: "percent" | "amount";
+            };
+            expires_at: string | null;
+            first_time_only: boolean;
+            id: number;
+            intervals: string[] | null;
+            max_redemptions: number | null;
+            plans: string[] | null;
+            times_redeemed: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PromoCreateRequest: {
+            active?: boolean;
+            amount_off?: number;
+            /** @description Stored upper case; unique case-insensitively */
+            code: string;
+            currency?: string;
+            description?: string;
+            discount_type: "percent" | "amount";
+            duration: "once" | "repeating" | "forever";
+            duration_in_months?: number;
+            /** Format: date-time */
+            expires_at?: string;
+            first_time_only?: boolean;
+            intervals?: ("month" | "year")[];
+            max_redemptions?: number;
+            percent_off?: number;
+            plans?: "pro"[];
+        };
+        PromoList: {
+            items: components["schemas"]["Promo"][];
+            next_cursor: string | null;
+        };
+        PromoUpdateRequest: {
+            active?: boolean;
+            /** @description amount_off: immutable, sending it is a 422 (create a new code) */
+            amount_off?: unknown;
+            /** @description code: immutable, sending it is a 422 (create a new code) */
+            code?: unknown;
+            /** @description currency: immutable, sending it is a 422 (create a new code) */
+            currency?: unknown;
+            description?: string;
+            /** @description discount_type: immutable, sending it is a 422 (create a new code) */
+            discount_type?: unknown;
+            /** @description duration: immutable, sending it is a 422 (create a new code) */
+            duration?: unknown;
+            /** @description duration_in_months: immutable, sending it is a 422 (create a new code) */
+            duration_in_months?: unknown;
+            expires_at?: string | null;
+            /** @description first_time_only: immutable, sending it is a 422 (create a new code) */
+            first_time_only?: unknown;
+            /** @description intervals: immutable, sending it is a 422 (create a new code) */
+            intervals?: unknown;
+            max_redemptions?: number | null;
+            /** @description percent_off: immutable, sending it is a 422 (create a new code) */
+            percent_off?: unknown;
+            /** @description plans: immutable, sending it is a 422 (create a new code) */
+            plans?: unknown;
+        };
+        PromoValidateRequest: {
+            code: string;
+            interval?: "month" | "year";
+            /** @enum {string} */
+            plan: "pro";
+            /**
+             * Format: uuid
+             * @description For first-time-only codes
+             */
+            tool_id?: string;
+        };
+        PromoValidateResponse: {
+            code: string;
+            discount?: {
+                amount_off: number | null;
+                currency: string | null;
+                duration: "once" | "repeating" | "forever";
+                duration_in_months: number | null;
+                percent_off: number | null;
+                type: "percent" | "amount";
+            };
+            note?: string;
+            price?: {
+                amount: number;
+                amount_discounted: number;
+                currency: string;
+                interval: "month" | "year";
+            };
+            reason?: "not_found" | "inactive" | "expired" | "exhausted" | "not_applicable" | "first_time_only";
+            valid: boolean;
         };
         Proposal: {
             /** Format: uuid */
@@ -2653,6 +3039,17 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Request headers larger than 64 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
                 };
             };
         };
@@ -3953,6 +4350,17 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request headers larger than 64 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
         };
     };
     "health.deep": {
@@ -3973,6 +4381,17 @@ export interface operations {
                     "application/json": components["schemas"]["DeepHealth"];
                 };
             };
+            /** @description Request headers larger than 64 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
             /** @description Default Response */
             503: {
                 headers: {
@@ -3980,6 +4399,764 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeepHealth"];
+                };
+            };
+        };
+    };
+    "payments.listPromos": {
+        parameters: {
+            query?: {
+                active?: boolean;
+                cursor?: string;
+                limit?: number;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.createPromo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promo"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.updatePromo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promo"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.billingPortal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    return_url?: string;
+                    /** Format: uuid */
+                    tool_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.cancelSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    /** Format: uuid */
+                    tool_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelSubscriptionResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.createCheckout": {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResponse"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResponse"];
+                };
+            };
+            /** @description Default Response */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.me": {
+        parameters: {
+            query?: {
+                /** @description Needed when the caller owns several companies (and for administrators) */
+                tool_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingState"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.validatePromo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoValidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoValidateResponse"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.success": {
+        parameters: {
+            query: {
+                session_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plan: string;
+                        status: string;
+                        tool_id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicate?: boolean;
+                        ignored?: boolean;
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4552,6 +5729,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5139,6 +6325,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Company (tool) id */
                 tool_id: string;
             };
             cookie?: never;
@@ -5200,6 +6387,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Company (tool) id */
                 tool_id: string;
             };
             cookie?: never;
@@ -7507,6 +8695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Company (tool) id */
                 tool_id: string;
             };
             cookie?: never;
@@ -7565,6 +8754,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Company (tool) id */
                 tool_id: string;
             };
             cookie?: never;
@@ -8035,6 +9225,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Request headers larger than 64 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
             };
         };
     };

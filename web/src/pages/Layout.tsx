@@ -64,6 +64,7 @@ export function OwnerLayout() {
         <Link to="/app/proposals" activeOptions={{ includeSearch: false }}>
           Proposals{pending.data ? <span className="badge" aria-label={`${pending.data} pending`}>{pending.data}</span> : null}
         </Link>
+        <Link to="/app/billing" activeOptions={{ includeSearch: false }}>Billing</Link>
         <span className="hint" style={{ color: '#b8c4e0', display: 'block', marginTop: '1rem' }}>{me.data.user.email}</span>
         <SignOut admin={false} />
       </nav>

@@ -1,0 +1,132 @@
+import { findCity } from './gazetteer.js';
+import { phonesInLine } from './phone.js';
+
+/**
+ * Postal addresses found by their shape in the visible lines of a page, for the US, Canada,
+ * the UK and Australia: a locality anchor (state + ZIP, province + postal code, postcode,
+ * state + 4-digit postcode), the city just before it checked against the gazetteer, the street
+ * before that. Pure apart from the lazily loaded gazetteer.
+ */
+export interface FoundAddress {
+  street: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  /** ISO alpha-2. */
+  country: string;
+  /** The address as one line. */
+  line: string;
+  /** Words that label the block ("Head office", "Derby", "Corporate Office"). */
+  label: string;
+  /** 0..1: the city is a known city of that country, a postcode is present. */
+  confidence: number;
+  /** Index of the line the anchor sits on. */
+  lineIndex: number;
+  /** Digits of the phone numbers written next to the address (same block). */
+  phoneDigits: string[];
+}
+
+const US_STATES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' ');
+const US_STATE_NAMES = 'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming';
+const CA_PROVINCES = 'BC AB SK MB ON QC NB NS PE PEI NL YT NT NU'.split(' ');
+const CA_PROVINCE_NAMES = 'British Columbia|Alberta|Saskatchewan|Manitoba|Ontario|Quebec|Québec|New Brunswick|Nova Scotia|Prince Edward Island|Newfoundland and Labrador|Newfoundland|Yukon|Northwest Territories|Nunavut';
+const AU_STATES = 'NSW VIC QLD SA WA TAS NT ACT'.split(' ');
+// Counties and nations written between a UK town and its postcode.
+const UK_AREAS = new Set('Surrey|Kent|Essex|Sussex|East Sussex|West Sussex|Hampshire|Berkshire|Buckinghamshire|Oxfordshire|Gloucestershire|Wiltshire|Somerset|Dorset|Devon|Cornwall|Avon|Herefordshire|Worcestershire|Warwickshire|West Midlands|Staffordshire|Shropshire|Cheshire|Lancashire|Merseyside|Greater Manchester|West Yorkshire|South Yorkshire|North Yorkshire|East Yorkshire|East Riding of Yorkshire|Yorkshire|County Durham|Durham|Northumberland|Cumbria|Tyne and Wear|Lincolnshire|Nottinghamshire|Derbyshire|Leicestershire|Rutland|Northamptonshire|Cambridgeshire|Norfolk|Suffolk|Hertfordshire|Bedfordshire|Middlesex|Greater London|Isle of Wight|England|Scotland|Wales|Northern Ireland|United Kingdom|UK|GB|Lanarkshire|Fife|Midlothian|West Lothian|East Lothian|Aberdeenshire|Highland|Perthshire|Ayrshire|Renfrewshire|Dunbartonshire|Glamorgan|South Glamorgan|Vale of Glamorgan|Gwent|Powys|Dyfed|Gwynedd|Clwyd|Pembrokeshire|Carmarthenshire|County Antrim|County Down|County Tyrone|County Armagh|Co. Antrim|Co. Down'.toLowerCase().split('|'));
+
+const STREET_WORD = /\b(st|street|rd|road|ave|avenue|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|trail|tr|terrace|tce|cres|crescent|close|row|square|sq|walk|parade|pde|esplanade|circuit|cct|plaza|market place|rue|chemin|boul|route|suite|ste|unit|level|floor|box|po box|building|bldg|park|farm|wharf|marina|n|s|e|w|ne|nw|se|sw)\b\.?/i;
+
+const SEP_RE = /\s*(?:\n|,|·|•|\||—|–|\s-\s)\s*/;
+
+function tidy(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/^[\s,.;:·•|–—-]+|[\s,;:·•|–—-]+$/g, '').trim();
+}
+
+function looksLikePlace(s: string): boolean {
+  const words = s.split(/\s+/);
+  return words.length <= 4 && !/\d/.test(s) && /^[\p{Lu}]/u.test(s) && !STREET_WORD.test(s) && words.every((w) => /^[\p{Lu}(]|^(de|du|la|le|on|the|upon|sur|en|of|and)$|^-/u.test(w));
+}
+
+/** The city written just before a locality anchor, nearest segment first. */
+function cityBefore(prefix: string, country: string): { city: string; known: boolean; streetParts: string[] } | undefined {
+  const segments = prefix.split(SEP_RE).map(tidy).filter(Boolean);
+  for (let i = segments.length - 1, n = 0; i >= 0 && n < 3; i--, n++) {
+    const seg = segments[i]!.replace(/\(.*\)$/, '').trim();
+    const words = seg.split(/\s+/);
+    // longest word suffix that the gazetteer knows, so "100 Collins Street Melbourne" gives Melbourne
+    for (let k = Math.min(4, words.length); k >= 1; k--) {
+      const cand = words.slice(-k).join(' ').replace(/[.,]$/, '');
+      if (UK_AREAS.has(cand.toLowerCase())) continue;
+      if (!/^[\p{L}]/u.test(cand) || (k === words.length && false)) continue;
+      const hit = findCity(cand, country);
+      if (hit && /^[\p{Lu}]/u.test(cand)) {
+        const upper = cand === cand.toUpperCase();
+        return { city: upper ? hit.name : cand, known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
+      }
+    }
+    if (UK_AREAS.has(seg.toLowerCase())) continue;
+    if (looksLikePlace(seg)) return { city: seg, known: false, streetParts: segments.slice(Math.max(0, i - 2), i) };
+    const m = /(?:^|\s)(?:st|street|rd|road|ave|avenue|dr|drive|blvd|lane|ln|way|hwy|pde|parade)\.?\s+([\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+){0,2})$/iu.exec(seg);
+    if (m && looksLikePlace(m[1]!)) return { city: m[1]!, known: false, streetParts: [seg.slice(0, m.index + m[0].length - m[1]!.length)] };
+    return undefined;
+  }
+  return undefined;
+}
+
+interface Anchor {
+  re: RegExp;
+  country: string;
+  check?: (m: RegExpExecArray) => boolean;
+}
+
+const ANCHORS: Anchor[] = [
+  // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
+  { re: new RegExp(`(?:,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
+  // "Plymouth, MA · (508) 395-4410": a state without ZIP, kept only for a city the gazetteer knows
+  { re: new RegExp(`,\\s*(${US_STATES.join('|')})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
+  // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"
+  { re: new RegExp(`(?:,\\s*|\\s)\\(?(${CA_PROVINCES.join('|')}|${CA_PROVINCE_NAMES})\\)?\\.?,?(?:\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)|(?=\\s*$|\\s*\\n))`, 'g'), country: 'CA' },
+  // "Parramatta NSW 2150", "Melbourne VIC 3000"
+  { re: new RegExp(`(?:,\\s*|\\s)(${AU_STATES.join('|')}),?\\s+(\\d{4})\\b`, 'g'), country: 'AU' },
+  // "Guildford GU1 4RR", "London\nE2 7RG"
+  { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
+];
+
+/** Addresses in the lines of one page. */
+export function findAddresses(lines: string[]): FoundAddress[] {
+  const out: FoundAddress[] = [];
+  lines.forEach((line, idx) => {
+    // cheap pre-check: every anchor needs a digit or a ", XX" region code
+    if (line.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]/.test(line)) return;
+    for (const a of ANCHORS) {
+      for (const m of line.matchAll(a.re)) {
+        const start = m.index ?? 0;
+        const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
+        const prefix = [...prev, line.slice(0, start)].join('\n');
+        const found = cityBefore(prefix, a.country);
+        if (!found) continue;
+        const postalCode = m[2] ?? '';
+        const region = a.country === 'GB' ? '' : m[1] ?? '';
+        if (a.country === 'CA' && !postalCode && !found.known) continue;
+        if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
+        const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s)) ? 0.08 : 0);
+        const street = found.streetParts.filter((s) => /\d|box/i.test(s) || STREET_WORD.test(s)).slice(-2).join(', ');
+        const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|yard|visit|find us|address/i.test(l) && l.length < 60) ?? '';
+        const inlineLabel = /^([^:\d]{3,40}):/.exec(line)?.[1] ?? '';
+        out.push({
+          street,
+          city: found.city,
+          region,
+          postalCode,
+          country: a.country,
+          line: [street, found.city, [region, postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', '),
+          label: tidy(`${labelLine} ${inlineLabel}`),
+          confidence: Math.min(0.98, confidence),
+          lineIndex: idx,
+          phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))),
+        });
+      }
+    }
+  });
+  return out;
+}

@@ -1,0 +1,175 @@
+import type * as cheerio from 'cheerio';
+import { findAddresses, type FoundAddress } from './address.js';
+import { domainLabel, nameKey } from './org-name.js';
+import { phonesInLine, type PhoneCandidate } from './phone.js';
+import { toPlainLine } from './text.js';
+
+/**
+ * Contact evidence of one page, read from the whole page as a visitor sees it (header, footer
+ * and images' alt text included, which the readable-text pass drops): name candidates, phone
+ * candidates with their labels, and addresses found by their shape. Pure, like extract.ts.
+ */
+export interface NameEvidence {
+  value: string;
+  source: 'jsonld' | 'microdata' | 'og:site_name' | 'application-name' | 'logo-alt' | 'image-alt' | 'domain-phrase' | 'copyright' | 'legal-line' | 'title' | 'og:title' | 'brand' | 'domain';
+}
+
+export interface ContactEvidence {
+  names: NameEvidence[];
+  phones: PhoneCandidate[];
+  addresses: FoundAddress[];
+  /** The html lang attribute as written (en-GB, fr-CA): a weak country hint. */
+  locale: string;
+}
+
+const BLOCK = new Set('p div li tr td th h1 h2 h3 h4 h5 h6 address section header footer nav ul ol table center dd dt article aside main form blockquote figure figcaption dl'.split(' '));
+const SKIP = new Set('script style noscript template svg iframe select head'.split(' '));
+const MAX_LINES = 3000;
+
+/** The parts of a parsed node the walk reads (domhandler's shape, without depending on it). */
+interface DomNode {
+  type: string;
+  data?: string;
+  name?: string;
+  attribs?: Record<string, string>;
+  children?: DomNode[];
+}
+
+/**
+ * Visible lines of the whole page, without changing the document: images read as their alt text,
+ * blocks and <br> break lines. One walk over the tree; a very long page keeps its first and last
+ * lines (where headers and footers are).
+ */
+export function visibleLines($: cheerio.CheerioAPI): string[] {
+  const parts: string[] = [];
+  const walk = (node: DomNode) => {
+    if (node.type === 'text') {
+      parts.push(node.data ?? '');
+      return;
+    }
+    // cheerio parses <script> and <style> as their own node types: only tags and the root are walked
+    if (node.type !== 'tag' && node.type !== 'root') return;
+    const el = node;
+    const attribs = el.attribs ?? {};
+    if (node.type === 'tag') {
+      const name = el.name ?? '';
+      if (SKIP.has(name) || attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return;
+      if (name === 'br') {
+        parts.push('\n');
+        return;
+      }
+      if (name === 'img') {
+        const alt = toPlainLine(attribs.alt ?? '');
+        if (alt && !/\.(png|jpe?g|gif|svg|webp)$/i.test(alt)) parts.push(` ${alt} \n`);
+        return;
+      }
+    }
+    for (const child of el.children ?? []) walk(child);
+    if (node.type === 'tag' && BLOCK.has(el.name ?? '')) parts.push('\n');
+  };
+  const body = $('body').get(0) ?? $.root().get(0);
+  if (body) walk(body as unknown as DomNode);
+  const lines = parts
+    .join('')
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.replace(/[ \t\r\f\v]+/g, ' ').trim())
+    .filter(Boolean);
+  return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
+}
+
+const COPYRIGHT_RE = /(?:©|\(c\)|&copy;|copyright)\s*(?:©\s*)?(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
+const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|\.$)/i;
+// a full stop that ends a sentence, not an initial ("J. Walsh") or an abbreviation before a year
+const SENTENCE_END = /(?<!\b[A-Z])\.\s+(?=[A-Z][a-z])/;
+const LEGAL_SUFFIX = /^(.{2,60}?\b(?:LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Limited|Pty\.? Ltd\.?|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|Co\.|GmbH))(?=$|[\s,.;|·])/;
+
+export function copyrightName(line: string): string {
+  const m = COPYRIGHT_RE.exec(line);
+  if (!m) return '';
+  const name = m[1]!
+    .split(COPYRIGHT_END)[0]!
+    .split(SENTENCE_END)[0]!
+    .replace(/\s*,?\s*(?:19|20)\d{2}\s*$/, '')
+    .replace(/^(?:19|20)\d{2}\s*,?\s*/, '')
+    .replace(/(?<!\b(?:Inc|Co|Ltd|Corp))[.,]+$/, '')
+    .trim();
+  return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) ? name : '';
+}
+
+/** A phrase of the page that spells the domain's name ("McGregor Electrical" on mcgregor-electrical.co.uk). */
+function domainPhrase(lines: string[], pageUrl: string): string {
+  const label = URL.canParse(pageUrl) ? domainLabel(new URL(pageUrl).hostname) : '';
+  if (label.length < 4) return '';
+  for (const line of lines.slice(0, 300)) {
+    if (line.length > 300 || !line.toLowerCase().replace(/[^a-z0-9]/g, '').includes(label.slice(0, 4))) continue;
+    const words = line.split(/\s+/);
+    for (let i = 0; i < words.length; i++) {
+      for (let n = 1; n <= 5 && i + n <= words.length; n++) {
+        const p = words.slice(i, i + n).join(' ').replace(/^[^\p{L}\d]+|[^\p{L}\d.&']+$/gu, '');
+        if (nameKey(p) === label) return p;
+      }
+    }
+  }
+  return '';
+}
+
+export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { name: string; telephone: string }[]): ContactEvidence {
+  const names: NameEvidence[] = [];
+  const phones: PhoneCandidate[] = [];
+  const add = (value: string, source: NameEvidence['source']) => {
+    const v = toPlainLine(value).slice(0, 120);
+    if (v) names.push({ value: v, source });
+  };
+  for (const o of orgs) {
+    if (o.name) add(o.name, 'jsonld');
+    if (o.telephone) phones.push({ raw: o.telephone, label: '', source: 'jsonld', url: pageUrl });
+  }
+  const meta = (sel: string) => $(sel).first().attr('content') ?? '';
+  add(meta('meta[property="og:site_name"]'), 'og:site_name');
+  add(meta('meta[name="application-name"]'), 'application-name');
+  add(meta('meta[property="og:title"]'), 'og:title');
+  add($('title').first().text(), 'title');
+  $('[itemscope][itemtype]').each((_, el) => {
+    const type = $(el).attr('itemtype') ?? '';
+    if (/PostalAddress|WebSite|WebPage|Product|Offer|Review|Person/i.test(type)) return;
+    const name = $(el).find('[itemprop="name"]').first();
+    if (name.length && !name.closest('[itemprop=address]').length) add(name.text(), 'microdata');
+    const tel = $(el).find('[itemprop="telephone"]').first();
+    if (tel.length) phones.push({ raw: toPlainLine(tel.attr('content') ?? tel.text()), label: '', source: 'microdata', url: pageUrl });
+  });
+  // The logo: an image in the site header or home link, or one whose file or class says logo.
+  $('img').each((i, el) => {
+    const img = $(el);
+    const sig = `${img.attr('src') ?? ''} ${img.attr('class') ?? ''} ${img.attr('id') ?? ''} ${img.attr('alt') ?? ''}`;
+    const inBrand = img.closest('a[rel=home], a[href="/"], .site-branding, .navbar-brand, .logo, #logo, header h1, .header__heading').length > 0;
+    if (/logo/i.test(sig) || inBrand) add(img.attr('alt') ?? '', 'logo-alt');
+    // the first images of a page are often the banner that carries the name
+    else if (i < 3 && !img.closest('footer').length) add(img.attr('alt') ?? '', 'image-alt');
+  });
+  $('.navbar-brand, .site-title, .brand, .logo-text').each((_, el) => add($(el).text(), 'brand'));
+  $('a[href^="tel:" i]').each((_, el) => {
+    const a = $(el);
+    const raw = decodeURIComponent((a.attr('href') ?? '').slice(4));
+    const context = toPlainLine(a.parent().text()).split(toPlainLine(a.text()))[0] ?? '';
+    phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl });
+  });
+
+  const lines = visibleLines($);
+  const phrase = domainPhrase(lines, pageUrl);
+  if (phrase) add(phrase, 'domain-phrase');
+  const seenLine = new Set<string>();
+  for (const line of lines) {
+    if (/©|&copy;|\(c\)\s*\d|copyright/i.test(line)) {
+      const c = copyrightName(line);
+      if (c) add(c, 'copyright');
+    }
+    const legal = LEGAL_SUFFIX.exec(line.replace(/^[^\p{L}]+/u, ''));
+    if (legal && !/©|copyright/i.test(line)) add(legal[1]!, 'legal-line');
+    if (seenLine.has(line)) continue;
+    seenLine.add(line);
+    for (const p of phonesInLine(line)) phones.push({ raw: p.raw, label: p.label, source: 'text', url: pageUrl });
+  }
+  const addresses = findAddresses(lines);
+  return { names, phones, addresses, locale: ($('html').attr('lang') ?? '').trim() };
+}

@@ -1,0 +1,135 @@
+import type { NameEvidence } from './extract-contact.js';
+import { findCity } from './gazetteer.js';
+
+/**
+ * The organisation's own name from the candidates a site offers (structured data, og:site_name,
+ * logo alt text, the copyright line, title segments...): each scored by its source, by how well
+ * it matches the words of the domain, by agreement between sources, and against the shape of a
+ * slogan or keyword list ("Custom License Plates, Aluminum or Plastic, Free Design").
+ */
+export interface ScoredName {
+  value: string;
+  source: string;
+  url: string;
+  score: number;
+}
+
+export interface ChosenName extends ScoredName {
+  confidence: number;
+  candidates: ScoredName[];
+}
+
+const SOURCE_WEIGHT: Record<NameEvidence['source'], number> = {
+  jsonld: 3.6,
+  microdata: 2.6,
+  'og:site_name': 2,
+  'application-name': 1.6,
+  'logo-alt': 1.8,
+  'image-alt': 1.1,
+  'domain-phrase': 0.8,
+  domain: 0.3,
+  brand: 1.6,
+  copyright: 1.8,
+  'legal-line': 1.3,
+  'og:title': 0.7,
+  title: 0.8,
+};
+
+const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\s*Ltd\.?|Pty|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|GmbH|inc\.)$/i;
+const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon)$/i;
+const SLOGAN_WORDS = /\b(for sale|near me|free|best|cheap|affordable|quality|services?|repairs?|installation|experts?|specialists?|solutions|compare|fast|same[- ]day|24\/7|emergency|call|book|shop|online|welcome to|your|our|we|you|in \w+ since)\b/i;
+
+export function nameKey(s: string): string {
+  let t = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  for (let i = 0; i < 2; i++) t = t.replace(LEGAL, '');
+  return t.toLowerCase().replace(/&/g, 'and').replace(/^the\s+/, '').replace(/[^a-z0-9]+/g, '');
+}
+
+/** The registrable label of a domain: fincar.com.au → fincar, www.the-crown.co.uk → thecrown. */
+export function domainLabel(domain: string): string {
+  const parts = domain.toLowerCase().replace(/^www\./, '').split('.');
+  const sld = parts.length >= 3 && /^(co|com|net|org|gov|ac|edu|ltd|plc|asn|id)$/.test(parts[parts.length - 2]!) ? parts[parts.length - 3] : parts[parts.length - 2] ?? parts[0];
+  return (sld ?? '').replace(/[^a-z0-9]/g, '');
+}
+
+function domainMatch(value: string, label: string): number {
+  const key = nameKey(value);
+  if (!key || !label) return 0;
+  if (key === label) return 2.5;
+  if (key.length >= 4 && (label.includes(key) || key.includes(label))) return 1.6;
+  const words = value.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'ltd', 'pty'].includes(w));
+  if (!words.length) return 0;
+  const hits = words.filter((w) => label.includes(w)).length;
+  // "Kitsilano Family Dental" on kitsdental.ca: initial letters of the words also count
+  const initials = words.map((w) => w[0]).join('');
+  const prefixHit = label.startsWith(words[0]!.slice(0, 4)) ? 0.3 : 0;
+  return (1.4 * hits) / words.length + prefixHit + (initials.length >= 2 && label.includes(initials) ? 0.4 : 0);
+}
+
+function shapePenalty(value: string, source: string): number {
+  let p = 0;
+  // SEO titles put the trade before the town: "Electricians Glasgow", "Tyres Townsville"
+  const words0 = value.split(/\s+/);
+  if ((source === 'title' || source === 'og:title') && words0.length >= 2 && findCity(words0[words0.length - 1]!)) p += 0.8;
+  const commas = (value.match(/,/g) ?? []).length;
+  const words = value.split(/\s+/).length;
+  if (commas >= 1) p += 0.8 * commas;
+  if (words > 5) p += 0.35 * (words - 5);
+  if (SLOGAN_WORDS.test(value)) p += 0.9;
+  if (/[!?]$/.test(value)) p += 1;
+  if (/^[a-z0-9-]+$/.test(value) && value.includes('-')) p += 1.2; // a slug: "bellaluna-salon"
+  if (/\.(com|net|org|co|ca|au|uk)\b/i.test(value)) p += 0.6;
+  return p;
+}
+
+/** Title-like values are split into their segments; every segment is its own candidate. */
+function expand(e: NameEvidence, url: string): ScoredName[] {
+  const v = e.value.replace(/^(welcome to|home\s*[-|:]\s*|bienvenue (chez|à))\s*/i, '').replace(/\s*[-|:]\s*home$/i, '').trim();
+  const segs = e.source === 'title' || e.source === 'og:title' || e.source === 'logo-alt' ? v.split(/\s+[|–—:·•-]\s+|\s*\|\s*/).map((s) => s.trim()).filter(Boolean) : [v];
+  const out: ScoredName[] = [];
+  for (const seg of segs) {
+    const s = seg.replace(/\s+(logo|logotype)$/i, '').replace(/^logo\s+/i, '').trim();
+    if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
+    out.push({ value: s, source: e.source, url, score: SOURCE_WEIGHT[e.source] - (segs.length > 1 && e.source === 'logo-alt' ? 0.3 : 0) });
+  }
+  return out;
+}
+
+export function chooseName(evidence: { names: NameEvidence[]; url: string }[], domain: string): ChosenName | undefined {
+  const label = domainLabel(domain);
+  const all = evidence.flatMap((p) => p.names.flatMap((n) => expand(n, p.url)));
+  // the domain itself is the last resort: fincar.com.au → Fincar
+  if (label) all.push({ value: label.charAt(0).toUpperCase() + label.slice(1), source: 'domain', url: evidence[0]?.url ?? '', score: SOURCE_WEIGHT.domain });
+  // agreement: distinct sources naming the same organisation
+  const sources = new Map<string, Set<string>>();
+  for (const c of all) {
+    const k = nameKey(c.value);
+    if (!k) continue;
+    if (!sources.has(k)) sources.set(k, new Set());
+    // a phrase found because it spells the domain is not independent evidence
+    if (c.source !== 'domain' && c.source !== 'domain-phrase') sources.get(k)!.add(c.source);
+  }
+  const phrases = all.filter((c) => c.source === 'domain-phrase').map((c) => nameKey(c.value));
+  const best = new Map<string, ScoredName>();
+  for (const c of all) {
+    const k = nameKey(c.value);
+    if (!k) continue;
+    const agree = (sources.get(k)?.size ?? 1) - 1;
+    if (c.source === 'domain') {
+      best.set(`domain:${k}`, c);
+      continue;
+    }
+    // a longer name that begins with the words spelling the domain ("Tri-State Crane" + " Rental")
+    const extendsPhrase = c.source !== 'domain-phrase' && phrases.some((p) => k.startsWith(p)) ? 0.6 : 0;
+    const score = c.score + domainMatch(c.value, label) + Math.min(Math.max(agree, 0), 3) * 0.7 + extendsPhrase - shapePenalty(c.value, c.source);
+    const prev = best.get(k);
+    // the same name keeps its best score; the variant from the stronger source is shown
+    if (!prev || score > prev.score) best.set(k, { ...c, score });
+  }
+  const ranked = [...best.values()].sort((a, b) => b.score - a.score);
+  const top = ranked[0];
+  if (!top) return undefined;
+  const margin = top.score - (ranked[1]?.score ?? 0);
+  const confidence = Math.max(0.1, Math.min(0.99, 0.2 + top.score * 0.12 + Math.min(margin, 3) * 0.08));
+  return { ...top, value: top.value.replace(/\s+/g, ' '), confidence: Number(confidence.toFixed(2)), candidates: ranked.slice(0, 8).map((r) => ({ ...r, score: Number(r.score.toFixed(2)) })) };
+}

@@ -1,0 +1,133 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+
+/**
+ * Phone numbers as a person reads them on a business website, checked with libphonenumber:
+ * parsed for the site's country (or the number's own +prefix), stored in E.164 with a display
+ * form, and scored so the main number wins over fax, toll-free, after-hours and branch lines.
+ */
+export interface PhoneCandidate {
+  raw: string;
+  /** Words just before the number on its line ("Fax:", "Toll free", "Office"). */
+  label: string;
+  source: 'jsonld' | 'microdata' | 'tel' | 'text' | 'alt';
+  url: string;
+}
+
+export interface ParsedPhone {
+  e164: string;
+  /** International display form: the site's own when it wrote +CC, else libphonenumber's. */
+  display: string;
+  country: string;
+  type: string;
+}
+
+/** Extension marks ("ext. 101", "x12", "poste 3") are cut before parsing: the main line is the number. */
+const EXTENSION_RE = /\s*(?:,|;)?\s*(?:ext\.?|extension|x|poste|#)\s*\d{1,6}\s*$/i;
+
+export function parsePhone(raw: string, countries: string[]): ParsedPhone | undefined {
+  const cleaned = raw.replace(/^tel:/i, '').replace(EXTENSION_RE, '').replace(/\(0\)/g, '').trim();
+  if (cleaned.replace(/\D/g, '').length < 7) return undefined;
+  const international = /^(\+|00)/.test(cleaned);
+  const tries = international ? [undefined] : [...new Set(countries)].filter(Boolean).map((c) => c as CountryCode);
+  for (const c of tries) {
+    const p = parsePhoneNumberFromString(cleaned.replace(/^00/, '+'), c);
+    if (!p || !p.isValid()) continue;
+    const sitesOwn = international && /^\+[\d\s().-]+$/.test(cleaned) ? cleaned.replace(/[().]/g, '').replace(/\s*-\s*/g, ' ').replace(/\s+/g, ' ') : '';
+    return { e164: p.number, display: sitesOwn || p.formatInternational(), country: p.country ?? c ?? '', type: p.getType() ?? '' };
+  }
+  return undefined;
+}
+
+// Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
+const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
+// Vanity numbers ("1300 FINCAR") are left to the digits written next to them.
+
+/** Numbers in one line of visible text, each with the words just before it as its label. */
+export function phonesInLine(text: string): { raw: string; label: string }[] {
+  const out: { raw: string; label: string }[] = [];
+  // "028 9068 1234 / 07801 234567": a spaced slash separates two numbers
+  // ("030 / 123 456 78" is one German number: the left side is too short to be a number of its own)
+  const line = text.replace(/(\d[\d ().-]*\d)\s+\/\s+/g, (m: string, left: string) => (left.replace(/\D/g, '').length >= 8 ? `${left} | ` : m));
+  let last = 0;
+  for (const m of line.matchAll(NUMBER_RE)) {
+    const raw = m[0].trim();
+    const digits = raw.replace(/\D/g, '');
+    if (digits.length < 8 || digits.length > 17) {
+      last = (m.index ?? 0) + m[0].length;
+      continue;
+    }
+    // dates, year ranges, ids without any separator
+    if (/^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw) || /^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
+    if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
+    const before = line.slice(last, m.index ?? 0);
+    out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim() });
+    last = (m.index ?? 0) + m[0].length;
+  }
+  return out;
+}
+
+const LABEL_SCORES: [RegExp, number][] = [
+  [/\bfax\b|\bfacsimile\b|\bf\s*[:.]/i, -10],
+  [/toll[\s-]?free|freephone|free\s?call|sans frais|\b1-?800\b/i, -1.2],
+  [/after[\s-]?hours|emergency|24\s*\/?\s*7|24\s*hr|urgence/i, -1.0],
+  [/billing|accounts|sales|support|careers|media|press|bookings?\b/i, -0.4],
+  [/mobile|cell|\bmob\b|\bm\s*[:.]/i, -0.2],
+  [/main|office|phone|\btel\b|\bph\b|\bp\s*[:.]|\bt\s*[:.]|call|téléphone|tél/i, 0.6],
+  [/head\s?office|headquarters|corporate|main office/i, 0.8],
+];
+
+export function labelScore(label: string): number {
+  let s = 0;
+  // "Tel/Fax", "Phone & Fax": one line for both, not a fax-only number
+  const both = /\b(tel|phone|ph)\b\s*(\/|&|and)\s*fax|fax\s*(\/|&|and)\s*(tel|phone)/i.test(label);
+  for (const [re, v] of LABEL_SCORES) if (re.test(label) && !(both && v <= -5)) s += v;
+  return s;
+}
+
+const SOURCE_SCORES: Record<PhoneCandidate['source'], number> = { jsonld: 3, microdata: 2.8, tel: 2.2, text: 1.5, alt: 1.3 };
+
+export interface ChosenPhone extends ParsedPhone {
+  source: string;
+  url: string;
+  confidence: number;
+  /** Other valid numbers the site shows, best first. */
+  others: string[];
+}
+
+/**
+ * The site's main number. Countries are tried in order (the site's country first); a number
+ * valid in none of them is dropped. Labels, the source, repetition across pages and whether it
+ * is a toll-free or premium line decide between valid numbers.
+ */
+export function choosePhone(cands: PhoneCandidate[], countries: string[]): ChosenPhone | undefined {
+  const byNumber = new Map<string, { parsed: ParsedPhone; score: number; best: PhoneCandidate; bestScore: number; seen: number; fax: boolean }>();
+  cands.forEach((c, i) => {
+    const parsed = parsePhone(c.raw, countries);
+    if (!parsed) return;
+    const label = labelScore(c.label);
+    // earlier in the material (home page, header) weighs a little more
+    const s = SOURCE_SCORES[c.source] + label - Math.min(i, 40) * 0.01;
+    const e = byNumber.get(parsed.e164);
+    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5 });
+    else {
+      e.seen++;
+      e.fax ||= label <= -5;
+      if (s > e.bestScore) Object.assign(e, { best: c, bestScore: s, parsed: c.source === 'jsonld' || c.source === 'tel' ? e.parsed : e.parsed });
+      e.score = Math.max(e.score, s);
+    }
+  });
+  const ranked = [...byNumber.values()]
+    .map((e) => {
+      let score = e.score + Math.min(e.seen - 1, 3) * 0.35;
+      if (e.fax) score -= 10;
+      if (/TOLL_FREE|PREMIUM_RATE|SHARED_COST/.test(e.parsed.type) && !/^\+61/.test(e.parsed.e164)) score -= 0.8;
+      if (countries[0] && e.parsed.country === countries[0]) score += 0.5;
+      return { ...e, score };
+    })
+    .sort((a, b) => b.score - a.score);
+  const top = ranked[0];
+  if (!top || top.score < 0.5) return undefined;
+  const margin = top.score - (ranked[1]?.score ?? 0);
+  const confidence = Math.max(0.3, Math.min(0.99, 0.45 + top.score * 0.12 + Math.min(margin, 2) * 0.08));
+  return { ...top.parsed, source: top.best.source, url: top.best.url, confidence: Number(confidence.toFixed(2)), others: ranked.slice(1).filter((r) => r.score > 0.5).slice(0, 5).map((r) => r.parsed.e164) };
+}

@@ -1,0 +1,174 @@
+import type { FoundAddress } from '../../lib/address.js';
+import { countryCode } from '../../lib/countries.js';
+import { findCity } from '../../lib/gazetteer.js';
+import { chooseName, domainLabel, nameKey, type ScoredName } from '../../lib/org-name.js';
+import { choosePhone, parsePhone, type PhoneCandidate } from '../../lib/phone.js';
+import type { AnalysedProfile, LlmProfile, Material } from './crawl.analyse.js';
+
+/**
+ * Who the site belongs to and where to reach it, each field with where it came from (page,
+ * method) and a confidence: the organisation's name, the main phone, the main address and the
+ * other locations. A field below its confidence floor stays empty rather than guessed.
+ */
+export interface FieldSource {
+  value: string;
+  /** How it was found: jsonld, microdata, og:site_name, logo-alt, copyright, title, tel, text, address-shape, tld... */
+  method: string;
+  url: string;
+  confidence: number;
+}
+
+export interface SiteLocation {
+  line: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country: string;
+  label: string;
+  url: string;
+  confidence: number;
+}
+
+export interface Identity {
+  name: FieldSource | undefined;
+  nameCandidates: ScoredName[];
+  phone: (FieldSource & { e164: string; display: string }) | undefined;
+  phoneCandidates: string[];
+  /** ISO alpha-2 with how it was decided. */
+  country: FieldSource | undefined;
+  /** The main address found by shape, when no structured address exists. */
+  address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string }) | undefined;
+  locations: SiteLocation[];
+}
+
+export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
+
+const TLD_COUNTRY: Record<string, string> = { uk: 'GB', au: 'AU', ca: 'CA', us: 'US', nz: 'NZ', ie: 'IE', de: 'DE', fr: 'FR', nl: 'NL', at: 'AT', ch: 'CH', it: 'IT', es: 'ES', be: 'BE', za: 'ZA', in: 'IN', sg: 'SG' };
+
+export function tldCountry(domain: string): string | undefined {
+  const tld = domain.toLowerCase().split('.').pop() ?? '';
+  return TLD_COUNTRY[tld] ?? (tld.length === 2 ? countryCode(tld) : undefined);
+}
+
+const AU_AREA: Record<string, string> = { NSW: '02', ACT: '02', VIC: '03', TAS: '03', QLD: '07', SA: '08', WA: '08', NT: '08' };
+
+const LANG_COUNTRY: Record<string, string> = { de: 'DE', fr: 'FR', it: 'IT', es: 'ES', nl: 'NL', pt: 'PT', pl: 'PL', sv: 'SE', da: 'DK', nb: 'NO', no: 'NO', fi: 'FI', cs: 'CZ', el: 'GR', hu: 'HU', ro: 'RO', ja: 'JP' };
+
+const MAIN_LABEL = /head\s?office|headquarters|\bhq\b|corporate|main office|registered office|siège/i;
+
+export function identify(m: Material): Identity {
+  const pages = m.pages;
+  const urlOf = (i: number) => pages[i]?.url ?? '';
+  // 1. Addresses found by shape, on every page (home and contact first as assembled)
+  const found: (FoundAddress & { url: string; order: number })[] = [];
+  pages.forEach((p, i) => p.contact.addresses.forEach((a, j) => found.push({ ...a, url: p.url, order: i * 100 + j })));
+
+  // 2. The site's country: structured address, addresses by shape, ccTLD, html lang region, +prefix numbers
+  const votes = new Map<string, number>();
+  const vote = (c: string | undefined, w: number) => c && votes.set(c, (votes.get(c) ?? 0) + w);
+  const structured = m.structuredAddress?.country ? countryCode(m.structuredAddress.country) : undefined;
+  vote(structured, 5);
+  for (const a of found) vote(a.country, 1 + a.confidence);
+  const tld = tldCountry(m.domain);
+  vote(tld, 1.5);
+  for (const p of pages.slice(0, 3)) vote(/^[a-z]{2}-([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase(), 0.4);
+  const phoneCands: PhoneCandidate[] = pages.flatMap((p) => p.contact.phones);
+  // Australian numbers are often written without their area code ("Ph 6331 1234"): the state gives it
+  const auRegion = found.find((a) => a.country === 'AU' && a.region)?.region;
+  const area = auRegion ? AU_AREA[auRegion] : undefined;
+  if (area) {
+    for (const c of [...phoneCands]) if (/^[2-9]\d{7}$/.test(c.raw.replace(/[\s-]/g, ''))) phoneCands.push({ ...c, raw: `${area}${c.raw.replace(/[\s-]/g, '')}` });
+  }
+  for (const c of phoneCands) if (/^\s*(\+|00)/.test(c.raw)) vote(parsePhone(c.raw, [])?.country, 0.5);
+  const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
+  const siteCountry = ranked[0]?.[0];
+  const countryHow = siteCountry === structured ? 'structured-address' : found.some((a) => a.country === siteCountry) ? 'address-shape' : siteCountry === tld ? 'tld' : 'phone-prefix';
+
+  // 3. Phone: parsed for the site's country, then the TLD's, then a US guess (valid there or dropped)
+  // the page language is a last hint before the US guess: "030 1234567" on a German .com
+  const langCountry = pages.map((p) => LANG_COUNTRY[p.lang]).find(Boolean);
+  const tries = [siteCountry, tld, ...ranked.map((r) => r[0]), langCountry, 'US'].filter((c): c is string => !!c);
+  const phone = choosePhone(phoneCands, [...new Set(tries)]);
+
+  // 4. Main address: a head-office label, the main phone next to it, repetition, order
+  const mainDigits = phone?.e164.replace(/\D/g, '') ?? '';
+  const nearMainPhone = (a: FoundAddress) => !!mainDigits && a.phoneDigits.some((d) => d.length >= 7 && mainDigits.endsWith(d.slice(-9)));
+  // a number shared by several addresses ("All clinics: ...") says nothing about which one is the main
+  const sharedPhone = new Set(found.filter(nearMainPhone).map((a) => a.city.toLowerCase())).size > 1;
+  const scored = found
+    .filter((a) => !siteCountry || a.country === siteCountry || a.confidence >= 0.8)
+    .map((a) => {
+      const repeats = found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()).length;
+      const nearMain = !sharedPhone && nearMainPhone(a);
+      const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
+      return { a, score };
+    })
+    .sort((x, y) => y.score - x.score);
+  const main = scored[0]?.a;
+  const locations: SiteLocation[] = [];
+  const seen = new Set<string>();
+  for (const { a } of [...scored].sort((x, y) => x.a.order - y.a.order)) {
+    const key = `${a.street.toLowerCase()}|${a.city.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    locations.push({ line: a.line, city: a.city, region: a.region, postal_code: a.postalCode, country: a.country, label: a.label, url: a.url, confidence: a.confidence });
+  }
+
+  const name = chooseName(pages.map((p) => ({ names: p.contact.names, url: p.url })), m.domain);
+  return {
+    name: name ? { value: name.value, method: name.source, url: name.url, confidence: name.confidence } : undefined,
+    nameCandidates: (name?.candidates ?? []).filter((c, i) => i === 0 || c.score >= 1.5),
+    phone: phone ? { value: phone.display, e164: phone.e164, display: phone.display, method: phone.source, url: phone.url, confidence: phone.confidence } : undefined,
+    phoneCandidates: phone ? [phone.e164, ...phone.others] : [],
+    country: siteCountry ? { value: siteCountry, method: countryHow, url: urlOf(0), confidence: Math.min(0.95, 0.4 + (ranked[0]![1] - (ranked[1]?.[1] ?? 0)) * 0.15) } : undefined,
+    address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence } : undefined,
+    locations: locations.slice(0, 20),
+  };
+}
+
+/** A city written in a line-based fallback is only kept when the gazetteer knows it. */
+export function knownCity(city: string, country?: string): boolean {
+  return !!findCity(city, country) || !!findCity(city);
+}
+
+/** The scored candidates the model chooses from. */
+export function evidenceText(id: Identity): string {
+  const names = id.nameCandidates.slice(0, 6).map((c) => `"${c.value}" (${c.source}, score ${c.score})`);
+  const locations = id.locations.slice(0, 6).map((l) => `${l.line}${l.label ? ` [${l.label}]` : ''}`);
+  return [
+    'Candidates (scored by the crawler, best first):',
+    `- name: ${names.join('; ') || 'none'}`,
+    `- phone: ${id.phoneCandidates.join('; ') || 'none'}`,
+    `- address: ${locations.join(' | ') || 'none'}`,
+  ].join('\n');
+}
+
+/**
+ * The model's name, phone and city are kept only when they are one of the candidates; otherwise
+ * (or when the model leaves them empty) the rules' values stand.
+ */
+export function llmChoices(out: LlmProfile, id: Identity, base: AnalysedProfile): { name?: string; phone?: string | null; city?: string; provenance: Record<string, FieldSource> } {
+  const provenance: Record<string, FieldSource> = {};
+  const r: { name?: string; phone?: string | null; city?: string; provenance: Record<string, FieldSource> } = { provenance };
+  const nameHit = out.name ? id.nameCandidates.find((c) => nameKey(c.value) === nameKey(out.name)) : undefined;
+  if (nameHit) {
+    r.name = nameHit.value;
+    provenance.name = { value: nameHit.value, method: `llm:${nameHit.source}`, url: nameHit.url, confidence: base.provenance.name?.value === nameHit.value ? base.provenance.name.confidence : 0.6 };
+  }
+  if (out.phone) {
+    const countries = [countryCode(base.country) ?? '', id.country?.value ?? '', 'US'].filter(Boolean);
+    const e164 = parsePhone(out.phone, countries)?.e164;
+    if (e164 && id.phoneCandidates.includes(e164)) {
+      r.phone = base.provenance.phone?.value === e164 ? base.phone : (parsePhone(out.phone, countries)?.display ?? null);
+      provenance.phone = { value: e164, method: 'llm:candidate', url: base.provenance.phone?.url ?? '', confidence: base.provenance.phone?.value === e164 ? base.provenance.phone.confidence : 0.6 };
+    }
+  }
+  const loc = out.city ? id.locations.find((l) => l.city.toLowerCase() === out.city.trim().toLowerCase()) : undefined;
+  if (loc) {
+    r.city = loc.city;
+    provenance.city = { value: loc.city, method: 'llm:address-shape', url: loc.url, confidence: loc.confidence };
+  }
+  return r;
+}
+
+export { domainLabel };

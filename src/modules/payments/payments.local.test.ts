@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bearer, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
+
+/** The local provider end to end (no Stripe key, no network), and who may call what. */
+describe('payments with the local provider', () => {
+  const t = useTestApp();
+
+  it('checkout → success page → pro active → portal → cancel → free after the period (clock passed to the daily pass)', async () => {
+    const a = await signInOwner(t, 'owner@local-a.example.com', 'https://local-a.example.com');
+    const other = await signInOwner(t, 'owner@local-b.example.com', 'https://local-b.example.com');
+    const me = async () => (await t.app.inject({ method: 'GET', url: '/api/payments/me', headers: bearer(a.token) })).json();
+    assert.equal((await me()).effective_plan, 'free');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/me' })).statusCode, 401);
+
+    const open = await t.app.inject({ method: 'POST', url: '/api/payments/create-checkout', headers: bearer(a.token), payload: { tool_id: a.companyId, plan: 'pro', interval: 'month' } });
+    assert.equal(open.statusCode, 201, open.body);
+    assert.equal(open.json().provider, 'local');
+    const landing = new URL(open.json().url);
+    // A forged query grants nothing: only a session we opened counts.
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/success?session_id=cs_local_forged&plan=pro' })).headers.location, '/app/billing?status=unknown');
+    const done = await t.app.inject({ method: 'GET', url: `${landing.pathname}${landing.search}` });
+    assert.equal(done.statusCode, 303);
+    assert.match(String(done.headers.location), /\/app\/billing\?status=success$/);
+    await t.app.services.payments.impl.processPending();
+    const active = await me();
+    assert.deepEqual([active.effective_plan, active.status, active.entitled, active.source], ['pro', 'active', true, 'local']);
+    assert.equal(active.invoices.length, 1);
+    assert.equal((await t.app.services.payments.entitlementsOf(a.companyId!)).scheduled_rescans, true);
+    const mails = await t.app.services.mail.recent({ to: 'owner@local-a.example.com' });
+    assert.equal(mails.filter((m) => /pro plan is active/.test(m.subject)).length, 1, 'one receipt');
+
+    const portal = await t.app.inject({ method: 'POST', url: '/api/payments/billing-portal', headers: bearer(a.token), payload: {} });
+    assert.equal(portal.statusCode, 200);
+    assert.match(portal.json().url, /portal_local/);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/billing-portal', headers: bearer(other.token), payload: {} })).statusCode, 409);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: bearer(other.token), payload: { tool_id: a.companyId } })).statusCode, 404);
+
+    const cancel = await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: bearer(a.token), payload: { reason: 'testing' } });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    assert.equal(cancel.json().cancel_at_period_end, true);
+    const end = new Date(cancel.json().access_until);
+    await t.app.services.payments.impl.daily(new Date(end.getTime() - 86_400_000));
+    assert.equal((await me()).effective_plan, 'pro', 'still pro before the end');
+    await t.app.services.payments.impl.daily(new Date(end.getTime() - 86_400_000));
+    const notices = (await t.app.services.mail.recent({ to: 'owner@local-a.example.com' })).filter((m) => /ends on/.test(m.subject));
+    assert.equal(notices.length, 1, 'one notice before the end');
+    await t.app.services.payments.impl.daily(new Date(end.getTime() + 1000));
+    const after = await me();
+    assert.deepEqual([after.effective_plan, after.status], ['free', 'canceled']);
+  });
+
+  it('authorization: admin routes refuse owners, promo validation needs no credential', async () => {
+    const owner = await signInOwner(t, 'owner@local-c.example.com', 'https://local-c.example.com');
+    const admin = await signInAdmin(t);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/admin/promo-codes', headers: bearer(owner.token) })).statusCode, 403);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/admin/promo-codes' })).statusCode, 401);
+    const created = await t.app.inject({ method: 'POST', url: '/api/payments/admin/promo-codes', headers: bearer(admin), payload: { code: 'SPRING', discount_type: 'amount', amount_off: 500, currency: 'eur', duration: 'repeating', duration_in_months: 3 } });
+    assert.equal(created.statusCode, 201, created.body);
+    const list = await t.app.inject({ method: 'GET', url: '/api/payments/admin/promo-codes?limit=1', headers: bearer(admin) });
+    assert.equal(list.json().items[0].code, 'SPRING');
+    const v = await t.app.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'spring', plan: 'pro', interval: 'month' } });
+    assert.deepEqual([v.json().valid, v.json().price.amount_discounted], [true, 1400]);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'NOPE', plan: 'pro' } })).json().reason, 'not_found');
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `/api/payments/admin/promo-codes/${created.json().id}`, headers: bearer(admin), payload: { active: false } })).json().active, false);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'SPRING', plan: 'pro' } })).json().reason, 'inactive');
+  });
+});

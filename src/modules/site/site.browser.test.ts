@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+
+/**
+ * The public website as a crawler sees it: Debian's Chromium (scripts/setup-chromium.sh) with
+ * JavaScript disabled searches, opens a category and a company. axe-core (evaluated through the
+ * DevTools protocol in a second, script-enabled context on the same pages: the pages carry no
+ * script, so both render the same) finds no serious or critical violation on any page type.
+ * Screenshots at desktop and mobile sizes go to test-artifacts/site/. Skipped without Chromium.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = path.resolve('test-artifacts/site');
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('public website in a browser without JavaScript', { timeout: 120_000 }, () => {
+  const available = fs.existsSync(CHROMIUM);
+  let t: TestContext;
+  let base = '';
+  let browser: Browser;
+  let crawler: BrowserContext;
+  let auditor: BrowserContext;
+  let page: Page;
+  const visited: { type: string; url: string }[] = [];
+
+  before(async () => {
+    if (!available) return;
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await buildTestApp({ baseUrl: base });
+    await seedCompanies(t.app, [
+      companyFixture({
+        name: 'Spree Plumbing & Heating', city: 'Berlin', country: 'Germany', address: 'Oranienstrasse 12, 10999 Berlin',
+        category: 'Construction & Home Services', industry: 'Plumbing and heating', service_type: 'local',
+        description: 'Emergency plumbers for burst pipes, leaking taps and boiler repairs, day and night.\n\nWe also install bathrooms and underfloor heating.',
+        services: ['Emergency plumbing', 'Boiler repair', 'Bathroom installation'], keywords: ['plumber', 'boiler', 'heating'],
+        phone: '+49 30 555 0101', contact_email: 'hello@spree-plumbing.example', languages: ['de', 'en'], founded_year: 1998,
+        social_links: { linkedin: 'https://www.linkedin.com/company/spree-plumbing' },
+      }),
+      companyFixture({ name: 'Kreuzberg Roofing', city: 'Berlin', category: 'Construction & Home Services', industry: 'Roofing', description: 'Roof repairs, gutters and skylights for homes in Berlin.', keywords: ['roofer'] }),
+      companyFixture({ name: 'Ledgerly', city: '', address: '', category: 'Finance', industry: 'Accounting software', description: 'Bookkeeping and payroll software for small companies.', is_verified: false }),
+      ...Array.from({ length: 8 }, (_, i) => companyFixture({ name: `Builder ${i + 1}`, category: 'Construction & Home Services', description: 'General building works.' })),
+    ]);
+    await t.app.listen({ port, host: '127.0.0.1' });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    crawler = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    auditor = await browser.newContext({ viewport: DESKTOP });
+    page = await crawler.newPage();
+    page.setDefaultTimeout(10_000);
+  });
+
+  after(async () => {
+    if (!available) return;
+    await browser?.close();
+    await t.close();
+    await closeTestEmbeddings();
+  });
+
+  const skip = (ctx: { skip: (m: string) => void }) => {
+    if (!available) ctx.skip(`Chromium not found at ${CHROMIUM}: run scripts/setup-chromium.sh to enable the browser test`);
+    return !available;
+  };
+
+  async function shots(type: string): Promise<void> {
+    visited.push({ type, url: page.url() });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${type}-desktop.png`) });
+    await page.setViewportSize(MOBILE);
+    await page.screenshot({ path: path.join(ARTIFACTS, `${type}-mobile.png`) });
+    await page.setViewportSize(DESKTOP);
+  }
+
+  it('searches, opens a category and a company with JavaScript off', async (ctx) => {
+    if (skip(ctx)) return;
+    const response = await page.goto(`${base}/`);
+    assert.equal(response?.status(), 200);
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Find a company that does what you need');
+    await shots('home');
+    // Keyboard: the first Tab reaches the skip link.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.locator('a.skip:focus').count(), 1);
+
+    await page.getByLabel('What do you need?').fill('burst pipe plumber');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\/search\?/);
+    assert.match(page.url(), /q=burst\+pipe\+plumber/);
+    const first = page.getByRole('main').getByRole('listitem').first();
+    assert.match(await first.innerText(), /Spree Plumbing & Heating/);
+    assert.equal(await page.locator('meta[name=robots]').getAttribute('content'), 'noindex,follow');
+    await shots('search');
+
+    await page.getByRole('link', { name: 'Categories', exact: true }).first().click();
+    await page.getByRole('link', { name: /Construction & Home Services/ }).click();
+    await page.waitForURL(/\/categories\/construction-and-home-services$/);
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Construction & Home Services');
+    await shots('category');
+
+    await page.getByRole('link', { name: 'Spree Plumbing & Heating' }).click();
+    await page.waitForURL(/\/companies\/spree-plumbing-and-heating-berlin$/);
+    assert.match(await page.getByRole('heading', { level: 1 }).innerText(), /Spree Plumbing & Heating/);
+    assert.match(await page.getByRole('complementary').innerText(), /\+49 30 555 0101/);
+    assert.ok(await page.getByRole('link', { name: 'SKILL.md' }).isVisible());
+    await shots('company');
+
+    const missing = await page.goto(`${base}/companies/not-here`);
+    assert.equal(missing?.status(), 404);
+    await shots('not-found');
+
+    await page.goto(`${base}/for-owners`);
+    await shots('for-owners');
+  });
+
+  it('axe: no serious or critical violation on any page type', async (ctx) => {
+    if (skip(ctx)) return;
+    assert.ok(visited.length >= 6);
+    const audit = await auditor.newPage();
+    for (const { type, url } of visited) {
+      for (const viewport of [DESKTOP, MOBILE]) {
+        await audit.setViewportSize(viewport);
+        await audit.goto(url);
+        if (!(await audit.evaluate(() => 'axe' in window))) await audit.evaluate(AXE_SOURCE);
+        const violations = await audit.evaluate(async () => {
+          const r = await (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+          });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+        });
+        if (viewport === MOBILE) {
+          // Nothing wider than the phone: no sideways scrolling.
+          const overflow = await audit.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${type}: ${overflow}px wider than a phone`);
+        }
+        const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        const name = `${type}-${viewport === MOBILE ? 'mobile' : 'desktop'}`;
+        if (violations.length) fs.writeFileSync(path.join(ARTIFACTS, `a11y-${name}.json`), JSON.stringify(violations, null, 2));
+        assert.deepEqual(bad, [], `axe on ${name}: ${JSON.stringify(bad)}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { html, type SafeHtml } from '../../lib/html.js';
+import type { CompanyProfile } from '../companies/companies.schemas.js';
+import { layout } from './site.layout.js';
+import { siteUrl, type SiteContext } from './site.pages.listing.js';
+import { categorySlug, locationOf } from './site.service.js';
+
+export interface CompanyView {
+  slug: string;
+  profile: CompanyProfile;
+  grade?: { score: number; grade: string; scanned_at: string };
+  widgetId?: string;
+}
+
+export const companyMcpUrl = (ctx: SiteContext, id: string) => `${ctx.baseUrl}/mcp/company/${id}`;
+export const discoveryUrl = (ctx: SiteContext) => `${ctx.baseUrl}/${ctx.serviceName}.md`;
+
+const SERVICE_TYPE_LABEL: Record<string, string> = { remote: 'Remote', local: 'Local', nationwide: 'Nationwide', hybrid: 'Local and remote' };
+
+/** A logo the page's CSP lets load: https, or this site's own logo store. */
+function logoSrc(ctx: SiteContext, url: string | null): string | undefined {
+  if (!url) return undefined;
+  return url.startsWith('https://') || url.startsWith(`${ctx.baseUrl}/`) ? url : undefined;
+}
+
+/**
+ * schema.org data: an Organization, or a LocalBusiness only with a street address (Google needs a
+ * name and an address for it); a BreadcrumbList. Never a rating: scan scores are not reviews.
+ */
+export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
+  const p = v.profile;
+  const where = locationOf(p);
+  const page = siteUrl(ctx, `/companies/${v.slug}`);
+  const address = where.address.trim();
+  const org: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': address ? 'LocalBusiness' : 'Organization',
+    '@id': `${page}#org`,
+    name: p.name,
+    url: p.website_url,
+  };
+  const logo = logoSrc(ctx, p.logo_url);
+  if (logo) org.logo = logo;
+  if (p.description) org.description = p.description.slice(0, 500);
+  if (address) {
+    org.address = {
+      '@type': 'PostalAddress',
+      streetAddress: address,
+      ...(where.city ? { addressLocality: where.city } : {}),
+      ...(where.country_code ? { addressCountry: where.country_code } : {}),
+    };
+  }
+  if (p.contact.phone) org.telephone = p.contact.phone;
+  if (p.contact.email) org.email = p.contact.email;
+  const sameAs = Object.values(p.social_links);
+  if (sameAs.length) org.sameAs = sameAs;
+  const area = p.service_type === 'local' ? where.city || where.country : where.country;
+  if (area) org.areaServed = area;
+  if (p.founded_year) org.foundingDate = String(p.founded_year);
+  const crumbs = {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: [
+      { '@type': 'ListItem', position: 1, name: ctx.siteName, item: siteUrl(ctx, '/') },
+      { '@type': 'ListItem', position: 2, name: p.category, item: siteUrl(ctx, `/categories/${categorySlug(p.category)}`) },
+      { '@type': 'ListItem', position: 3, name: p.name, item: page },
+    ],
+  };
+  return [org, crumbs];
+}
+
+function paragraphs(text: string): SafeHtml {
+  return html`${text.split(/\n{2,}/).map((t) => t.trim()).filter(Boolean).map((t) => html`<p>${t}</p>`)}`;
+}
+
+export function companyPage(ctx: SiteContext, v: CompanyView): string {
+  const p = v.profile;
+  const where = locationOf(p);
+  const url = siteUrl(ctx, `/companies/${v.slug}`);
+  const place = [where.city, where.country].filter(Boolean).join(', ');
+  const catPath = `/categories/${categorySlug(p.category)}`;
+  const logo = logoSrc(ctx, p.logo_url);
+  const mcp = companyMcpUrl(ctx, p.id);
+  const summary = p.description || `${p.name}${p.industry ? `, ${p.industry}` : ''}${place ? ` in ${place}` : ''}.`;
+  return layout({
+    title: `${p.name}${place ? ` (${place})` : ''} | ${ctx.siteName}`,
+    description: summary,
+    canonical: url, siteName: ctx.siteName, baseUrl: ctx.baseUrl, ogType: 'profile',
+    ...(logo ? { ogImage: logo } : {}),
+    alternates: [
+      { type: 'application/json', href: p.profile_url, title: `${p.name}: directory record (JSON)` },
+      { type: 'text/markdown', href: discoveryUrl(ctx), title: `${ctx.siteName} for agents` },
+    ],
+    jsonLd: companyJsonLd(ctx, v),
+  }, html`<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li><a href="${catPath}">${p.category}</a></li><li><a href="/companies/${v.slug}" aria-current="page">${p.name}</a></li></ol></nav>
+<div class="profile"><article>
+${logo ? html`<img class="logo" src="${logo}" alt="${p.name} logo" width="96" height="96">` : ''}
+<h1>${p.name}${p.is_verified ? html` <span class="badge" title="The owner confirmed this company">Verified</span>` : ''}</h1>
+<p class="meta">${p.industry || p.category}${place ? html` · ${place}` : ''}</p>
+${p.description ? paragraphs(p.description) : html`<p>No description yet.</p>`}
+${p.services.length ? html`<h2>Services</h2><ul>${p.services.map((s) => html`<li>${s}</li>`)}</ul>` : ''}
+${p.keywords.length ? html`<h2>Keywords</h2><ul class="tags">${p.keywords.map((k) => html`<li>${k}</li>`)}</ul>` : ''}
+${v.grade ? html`<h2>Agent readiness</h2><p>Latest scan: <span class="grade">${v.grade.grade}</span> ${v.grade.score}/100, on <time datetime="${v.grade.scanned_at}">${v.grade.scanned_at.slice(0, 10)}</time>. The scan checks how well AI agents can find and use this company's website.</p>` : ''}
+<h2>How AI agents reach ${p.name}</h2>
+<dl class="facts">
+<dt>API record</dt><dd><a href="${p.profile_url}"><code>${p.profile_url}</code></a></dd>
+<dt>MCP server</dt><dd><code>${mcp}</code></dd>
+<dt>Agent skill</dt><dd><a href="${mcp}/SKILL.md">SKILL.md</a></dd>
+<dt>Directory guide</dt><dd><a href="${discoveryUrl(ctx)}">${ctx.serviceName}.md</a></dd>
+</dl>
+${p.accepts_proposals ? html`<p>Agents with an API key can send ${p.name} a proposal; the owner answers from the dashboard.</p>` : ''}
+${v.widgetId ? html`<h2>Ask ${p.name}</h2><p>A chat assistant answers questions about ${p.name} from its profile and website (it needs JavaScript).</p><script src="/widget.js" data-widget-id="${v.widgetId}" async></script>` : ''}
+</article>
+<aside aria-labelledby="contact-h"><h2 id="contact-h">Contact and location</h2>
+<dl class="facts">
+<dt>Website</dt><dd><a href="${p.website_url}" rel="noopener">${p.domain}</a></dd>
+${p.contact.email ? html`<dt>Email</dt><dd><a href="mailto:${p.contact.email}">${p.contact.email}</a></dd>` : ''}
+${p.contact.phone ? html`<dt>Phone</dt><dd><a href="tel:${p.contact.phone.replace(/[^+\d]/g, '')}">${p.contact.phone}</a></dd>` : ''}
+${where.address ? html`<dt>Address</dt><dd>${where.address}</dd>` : ''}
+${place ? html`<dt>Place</dt><dd>${place}</dd>` : ''}
+<dt>Serves</dt><dd>${SERVICE_TYPE_LABEL[p.service_type] ?? p.service_type}</dd>
+${p.languages.length ? html`<dt>Languages</dt><dd>${p.languages.join(', ')}</dd>` : ''}
+${p.founded_year ? html`<dt>Founded</dt><dd>${p.founded_year}</dd>` : ''}
+<dt>Category</dt><dd><a href="${catPath}">${p.category}</a></dd>
+</dl>
+${Object.keys(p.social_links).length ? html`<h3>Elsewhere</h3><ul>${Object.entries(p.social_links).map(([k, u]) => html`<li><a href="${u}" rel="noopener nofollow">${k}</a></li>`)}</ul>` : ''}
+${p.is_verified ? '' : html`<p><strong>Is this your company?</strong> <a href="/for-owners">Claim it</a> to correct the profile and answer agents.</p>`}
+</aside></div>`);
+}

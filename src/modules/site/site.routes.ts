@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../platform/http.js';
+import { SITE_CSS, SITE_CSS_HASH } from './site.assets.js';
+import { companyPage } from './site.pages.company.js';
+import { categoriesIndexPage, categoryPage, homePage, searchPage, type SiteContext } from './site.pages.listing.js';
+import { badRequestPage, forDevelopersPage, forOwnersPage, notFoundPage } from './site.pages.static.js';
+import { categoriesSitemap, companiesSitemap, robotsTxt, sitemapIndex } from './site.sitemap.js';
+import { categoryOfSlug, MAX_PAGE, type SiteService } from './site.service.js';
+
+export interface SiteRoutesOptions {
+  site: SiteService;
+  ctx: SiteContext;
+}
+
+/** People's pages are cached briefly by browsers and shared caches, and revalidated by ETag. */
+const PUBLIC = 'public, max-age=300';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const SearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 2000 })),
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+  country: Type.Optional(Type.String({ maxLength: 100 })),
+  city: Type.Optional(Type.String({ maxLength: 100 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
+});
+const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })) });
+const SlugParams = Type.Object({ slug: Type.String({ maxLength: 200 }) });
+
+const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+function matches(req: FastifyRequest, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+}
+
+/** Sends a page (or XML/text) with an ETag; a matching If-None-Match is a 304 without a body. */
+function send(req: FastifyRequest, reply: FastifyReply, body: string, opts: { type?: string; cache?: string; status?: number; links?: string[] } = {}) {
+  const etag = etagOf(body);
+  reply.header('etag', etag).header('cache-control', opts.cache ?? PUBLIC);
+  if (opts.links?.length) reply.header('link', opts.links.join(', '));
+  if ((opts.status ?? 200) === 200 && matches(req, etag)) return reply.code(304).send();
+  return reply.code(opts.status ?? 200).type(opts.type ?? 'text/html; charset=utf-8').send(body);
+}
+
+/** The public directory website: server-rendered HTML that needs no script (see README "Public website"). */
+export async function siteRoutes(app: App, { site, ctx }: SiteRoutesOptions): Promise<void> {
+  const discoveryLink = `<${ctx.baseUrl}/${ctx.serviceName}.md>; rel="alternate"; type="text/markdown"`;
+  const page = (req: FastifyRequest, reply: FastifyReply, body: string, opts: { cache?: string; links?: string[] } = {}) =>
+    send(req, reply, body, { ...opts, links: [...(opts.links ?? []), discoveryLink] });
+  const notFound = (req: FastifyRequest, reply: FastifyReply) =>
+    send(req, reply, notFoundPage(ctx, req.url.split('?')[0] ?? '/'), { status: 404, cache: 'no-store' });
+  const hide = { hide: true } as const;
+
+  app.get('/', { schema: hide }, async (req, reply) => page(req, reply, homePage(ctx, await site.home())));
+
+  app.get('/search', { schema: { ...hide, querystring: SearchQuery }, attachValidation: true }, async (req, reply) => {
+    if (req.validationError) {
+      return send(req, reply, badRequestPage(ctx, 'The search was too long or had an invalid page number.'), { status: 400, cache: 'no-store' });
+    }
+    const { page: n, category, result } = await site.searchPage(req.query);
+    const q = { ...req.query, category };
+    return page(req, reply, searchPage(ctx, q, n, result), { cache: 'public, max-age=60' });
+  });
+
+  app.get('/categories', { schema: hide }, async (req, reply) => page(req, reply, categoriesIndexPage(ctx, await site.categoryCounts())));
+
+  app.get('/categories/:slug', { schema: { ...hide, params: SlugParams, querystring: PageQuery }, attachValidation: true }, async (req, reply) => {
+    const category = categoryOfSlug(req.params.slug);
+    if (!category || req.validationError) return notFound(req, reply);
+    const n = req.query.page ?? 1;
+    const data = await site.categoryPage(category, n);
+    if (!data) return notFound(req, reply);
+    return page(req, reply, categoryPage(ctx, category, n, data));
+  });
+
+  app.get('/companies/:slug', { schema: { ...hide, params: SlugParams }, attachValidation: true }, async (req, reply) => {
+    if (req.validationError) return notFound(req, reply);
+    const found = await site.companyPage(req.params.slug);
+    if (!found) return notFound(req, reply);
+    if (found.kind === 'moved') return reply.header('cache-control', PUBLIC).redirect(`/companies/${encodeURIComponent(found.slug)}`, 301);
+    return page(req, reply, companyPage(ctx, found), { links: [`<${found.profile.profile_url}>; rel="alternate"; type="application/json"`] });
+  });
+
+  app.get('/for-owners', { schema: hide }, async (req, reply) => page(req, reply, forOwnersPage(ctx)));
+  app.get('/for-agent-developers', { schema: hide }, async (req, reply) => page(req, reply, forDevelopersPage(ctx)));
+
+  const xml = 'application/xml; charset=utf-8';
+  app.get('/sitemap.xml', { schema: hide }, async (req, reply) => send(req, reply, sitemapIndex(ctx, await site.sitemapChunks()), { type: xml, cache: 'public, max-age=3600' }));
+  app.get('/sitemaps/:file', { schema: { ...hide, params: Type.Object({ file: Type.String({ maxLength: 40 }) }) }, attachValidation: true }, async (req, reply) => {
+    if (req.validationError) return notFound(req, reply);
+    if (req.params.file === 'categories.xml') return send(req, reply, categoriesSitemap(ctx), { type: xml, cache: 'public, max-age=3600' });
+    const m = /^companies-([1-9]\d{0,5})\.xml$/.exec(req.params.file);
+    const entries = m ? await site.sitemapEntries(Number(m[1])) : [];
+    if (entries.length === 0) return notFound(req, reply);
+    return send(req, reply, companiesSitemap(ctx, entries), { type: xml, cache: 'public, max-age=3600' });
+  });
+
+  app.get('/robots.txt', { schema: hide }, async (req, reply) => send(req, reply, robotsTxt(ctx), { type: 'text/plain; charset=utf-8', cache: 'public, max-age=3600' }));
+
+  // The stylesheet under its content hash (cached for good); an older hash gets the current file, briefly cached.
+  app.get('/assets/:file', { schema: { ...hide, params: Type.Object({ file: Type.String({ maxLength: 60 }) }) }, attachValidation: true }, async (req, reply) => {
+    const m = req.validationError ? null : /^site\.([0-9a-f]{12})\.css$/.exec(req.params.file);
+    if (!m) return notFound(req, reply);
+    return send(req, reply, SITE_CSS, { type: 'text/css; charset=utf-8', cache: m[1] === SITE_CSS_HASH ? IMMUTABLE : 'public, max-age=300' });
+  });
+}

@@ -1,0 +1,166 @@
+import type { Static } from 'typebox';
+import { CATEGORIES, type CompanyProfile, type CompanySummary, type LocationSchema } from '../companies/companies.schemas.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { ScansService } from '../scans/index.js';
+import type { SearchService } from '../search/search.service.js';
+import type { WidgetService } from '../widget/widget.service.js';
+import type { SiteRepo } from './site.repo.js';
+
+export const PAGE_SIZE = 20;
+/** Sitemaps hold at most 50,000 URLs each (sitemaps.org). */
+export const SITEMAP_SIZE = 50_000;
+/** Deepest result page a person can ask for (search depth is bounded anyway). */
+export const MAX_PAGE = 500;
+
+/** "Food & Beverage" → "food-and-beverage". */
+export function categorySlug(category: string): string {
+  return category.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+const categoryBySlug = new Map(CATEGORIES.map((c) => [categorySlug(c), c]));
+export const categoryOfSlug = (slug: string): string | undefined => categoryBySlug.get(slug);
+
+/** The schemas type `location` as a reference; this is what it holds. */
+export type Location = Static<typeof LocationSchema>;
+export const locationOf = (c: { location: unknown }): Location => c.location as Location;
+
+export type Listed = CompanySummary & { slug: string };
+
+export interface Home {
+  categories: { name: string; slug: string; count: number }[];
+  total: number;
+  featured: Listed[];
+  recent: Listed[];
+}
+
+const COUNTS_TTL_MS = 60_000;
+const EXTRAS_TTL_MS = 60_000;
+const PAGE_CACHE_SIZE = 10_000;
+
+export interface SearchPageQuery {
+  q?: string;
+  category?: string;
+  country?: string;
+  city?: string;
+  page?: number;
+}
+
+export type CompanyPage =
+  | { kind: 'found'; slug: string; profile: CompanyProfile; grade?: { score: number; grade: string; scanned_at: string }; widgetId?: string }
+  | { kind: 'moved'; slug: string };
+
+export interface SiteServiceDeps {
+  repo: SiteRepo;
+  companies: CompaniesService;
+  search: SearchService;
+  scans: ScansService;
+  widget: WidgetService;
+  baseUrl: string;
+  now?: () => number;
+}
+
+/**
+ * What the public pages show, read through the same services as the agent API: hybrid search
+ * (search.search), public profiles (companies.findProfileBySlug, findManyByIds), the latest scan grade (scans).
+ */
+export function createSiteService({ repo, companies, search, scans, widget, baseUrl, now = Date.now }: SiteServiceDeps) {
+  const origin = new URL(baseUrl).origin;
+  /**
+   * What pages are built from is kept until a company changes (when the store says so exactly,
+   * see platform/change-feed.ts) and at most EXTRAS_TTL_MS, which bounds how late a new scan grade
+   * or a widget switch (not company writes) shows. Without an exact feed only what says `always`
+   * (the category counts) is kept, for the TTL.
+   */
+  function cached<T>(store: Map<string, { generation: number | undefined; at: number; value: T }>, key: string, opts: { ttl: number; always?: boolean }, load: () => Promise<T>): Promise<T> {
+    const generation = companies.changeGeneration();
+    const hit = store.get(key);
+    if (hit && hit.generation === generation && now() - hit.at < opts.ttl) return Promise.resolve(hit.value);
+    return load().then((value) => {
+      if (generation !== undefined || opts.always) {
+        if (store.size >= PAGE_CACHE_SIZE) store.clear();
+        store.set(key, { generation, at: now(), value });
+      }
+      return value;
+    });
+  }
+  const countsCache = new Map<string, { generation: number | undefined; at: number; value: Map<string, number> }>();
+  const homeCache = new Map<string, { generation: number | undefined; at: number; value: Home }>();
+  const companyCache = new Map<string, { generation: number | undefined; at: number; value: CompanyPage | undefined }>();
+
+  async function withSlugs(list: CompanySummary[]): Promise<Listed[]> {
+    const slugs = await repo.slugsOf(list.map((c) => c.id));
+    return list.flatMap((c) => {
+      const slug = slugs.get(c.id);
+      return slug ? [{ ...c, slug }] : [];
+    });
+  }
+
+  // A full count: the home page is the busiest page.
+  const categoryCounts = () => cached(countsCache, 'all', { ttl: COUNTS_TTL_MS, always: true }, () => repo.categoryCounts());
+
+  async function loadHome(): Promise<Home> {
+    const [countsNow, featured, recentIds] = await Promise.all([categoryCounts(), search.search({ limit: 6 }), repo.recentIds(6)]);
+    const recentRows = await companies.findManyByIds(recentIds);
+    return {
+      categories: CATEGORIES.map((name) => ({ name, slug: categorySlug(name), count: countsNow.get(name) ?? 0 })),
+      total: featured.total_found,
+      featured: await withSlugs(featured.companies),
+      recent: await withSlugs(recentRows.map((r) => companies.toSummary(r, 0, []))),
+    };
+  }
+
+  async function loadCompanyPage(slug: string): Promise<CompanyPage | undefined> {
+    const profile = await companies.findProfileBySlug(slug);
+    if (!profile) {
+      const current = await repo.currentSlugForOld(slug);
+      return current ? { kind: 'moved', slug: current } : undefined;
+    }
+    const [grade, widgetId] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin)]);
+    return { kind: 'found', slug, profile, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}) };
+  }
+
+  return {
+    categoryCounts,
+
+    home: () => cached(homeCache, 'home', { ttl: EXTRAS_TTL_MS }, loadHome),
+
+    /** The agent API's hybrid search, a page of 20; an unknown category is treated as no filter. */
+    async searchPage(q: SearchPageQuery) {
+      const page = Math.min(Math.max(q.page ?? 1, 1), MAX_PAGE);
+      const category = q.category ? CATEGORIES.find((c) => c.toLowerCase() === q.category!.toLowerCase()) : undefined;
+      const result = await search.search({
+        ...(q.q?.trim() ? { q: q.q.trim() } : {}),
+        ...(category ? { category } : {}),
+        ...(q.country?.trim() ? { country: q.country.trim() } : {}),
+        ...(q.city?.trim() ? { city: q.city.trim() } : {}),
+        limit: PAGE_SIZE,
+        offset: (page - 1) * PAGE_SIZE,
+      });
+      return { page, category, result: { ...result, companies: await withSlugs(result.companies) } };
+    },
+
+    /** A category's companies (featured, verified, then by name), or undefined past the last page. */
+    async categoryPage(category: string, page: number) {
+      const result = await search.search({ category, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+      if (page > 1 && result.companies.length === 0) return undefined;
+      return { ...result, companies: await withSlugs(result.companies), pages: Math.max(1, Math.ceil(result.total_found / PAGE_SIZE)) };
+    },
+
+    async companyPage(slug: string): Promise<CompanyPage | undefined> {
+      // Slugs are lower case: a hand-typed capital letter is sent to the canonical spelling.
+      const lower = slug.toLowerCase();
+      if (slug !== lower) {
+        const page = await this.companyPage(lower);
+        return page?.kind === 'found' ? { kind: 'moved', slug: lower } : page;
+      }
+      // Unknown slugs are not kept: random ones would only churn the cache.
+      const page = await cached(companyCache, slug, { ttl: EXTRAS_TTL_MS }, loadCompanyPage.bind(null, slug));
+      if (!page) companyCache.delete(slug);
+      return page;
+    },
+
+    sitemapChunks: () => repo.sitemapChunks(SITEMAP_SIZE),
+    sitemapEntries: (chunk: number) => repo.sitemapEntries(chunk, SITEMAP_SIZE),
+  };
+}
+
+export type SiteService = ReturnType<typeof createSiteService>;

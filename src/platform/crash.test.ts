@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { testConfig } from '../config.js';
+import { createServices } from '../services.js';
+import { closeTestEmbeddings, createTestDatabaseUrl, companyFixture, testEmbeddings } from '../test/helpers.js';
+import { startSmtpSink } from '../test/smtp-sink.js';
+
+/**
+ * Crash safety (issue 20): the real server process is killed with SIGKILL while agents create
+ * proposals (with idempotency keys) and reply, and the owner answers; after a restart on the same
+ * store, every acknowledged write is there exactly once, retrying every key creates nothing twice,
+ * and the queued notification mails still go out. On PGlite (a data folder) and on PostgreSQL.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WORKERS = 4;
+const KILL_AFTER_MS = 1500;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('crash safety: SIGKILL during writes, then restart', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let dataDir: string;
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let env: NodeJS.ProcessEnv;
+  let base: string;
+  let child: ChildProcess | undefined;
+  let companyId: string;
+  const ownerEmail = 'owner@crash-safe.example.com';
+
+  async function startServer(): Promise<void> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', process.env.CRASH_LOG_FILE ? fs.openSync(process.env.CRASH_LOG_FILE, 'a') : 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString()).slice(-4000));
+    child = proc;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}): ${stderr}`);
+      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async function kill(): Promise<void> {
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+  }
+
+  const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  before(async () => {
+    smtp = await startSmtpSink();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-crash-'));
+    if (process.env.TEST_STORE === 'postgres') database = await createTestDatabaseUrl();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BASE_URL: base,
+      DATA_DIR: dataDir,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      SMTP_URL: smtp.url,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'error',
+      RUN_JOBS: 'true',
+      EMAIL_CHECK_MX: 'false',
+      RATE_LIMIT_AGENT_PER_MINUTE: '100000',
+      RATE_LIMIT_IP_PER_MINUTE: '100000',
+    };
+    // The verified company the agents write to, stored before the server first opens the store.
+    const config = testConfig({}, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });
+    const core = await createServices({ ...config, runJobs: false }, Fastify({ logger: false }).log, { embeddings: testEmbeddings() });
+    try {
+      const { ids } = await core.services.companies.upsertMany([companyFixture({ name: 'Crash Safe Plumbing', website_url: 'https://crash-safe.example.com', is_verified: true })]);
+      companyId = ids[0]!;
+    } finally {
+      await core.close();
+    }
+    await startServer();
+  });
+  after(async () => {
+    await kill();
+    await smtp.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await closeTestEmbeddings();
+  });
+
+  it('keeps every acknowledged proposal, response and reply exactly once, and still sends the queued mail', async () => {
+    // An owner (magic link through the SMTP sink) and an agent.
+    assert.equal((await call('POST', '/api/auth/magic-link', {}, { email: ownerEmail, purpose: 'verify', website_url: 'https://crash-safe.example.com' })).status, 200);
+    const link = await smtp.waitFor((m) => m.to.includes(ownerEmail) && /token=/.test(m.text));
+    const token = /token=([A-Za-z0-9_-]+)/.exec(link.text)![1]!;
+    const signedIn = await call('GET', `/api/auth/verify-magic?token=${token}&purpose=verify`, {});
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+    assert.equal(signedIn.body.company_id, companyId);
+    const owner = { authorization: `Bearer ${signedIn.body.access_token}` };
+    const registered = await call('POST', '/api/v1/agent/register', {}, { name: 'Crash test agent', owner_email: 'agent-owner@crash-agents.example.com' });
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    const agent = { 'x-api-key': registered.body.api_key as string };
+
+    // Concurrent writes until the kill: each acknowledged one is recorded.
+    const attempted: { key: string; body: Record<string, unknown> }[] = [];
+    const created = new Map<string, string>(); // idempotency key → proposal id (acknowledged)
+    const responses: { id: string; text: string }[] = [];
+    const replies: { id: string; text: string }[] = [];
+    let stop = false;
+    const creator = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const key = `crash-${w}-${i}-${randomUUID()}`;
+        const body = { company_id: companyId, customer_email: `customer${w}.${i}@example.org`, customer_name: `Customer ${w}.${i}`, description: `Leaking pipe number ${w}.${i}` };
+        attempted.push({ key, body });
+        const res = await call('POST', '/api/v1/agent/proposals', { ...agent, 'idempotency-key': key }, body).catch(() => undefined);
+        if (res?.status === 201) created.set(key, res.body.id);
+        else if (res) assert.fail(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+      }
+    };
+    const answerer = async () => {
+      while (!stop) {
+        const pending = [...created.values()].filter((id) => !responses.some((r) => r.id === id)).slice(0, 3);
+        if (!pending.length) await new Promise((r) => setTimeout(r, 20));
+        for (const id of pending) {
+          const text = `Owner answer to ${id}`;
+          const res = await call('POST', `/api/proposals/${id}/respond`, owner, { action: 'respond', message: text }).catch(() => undefined);
+          if (res?.status === 200) {
+            responses.push({ id, text });
+            const replyText = `Agent reply to ${id}`;
+            const reply = await call('POST', `/api/v1/agent/proposals/${id}/reply`, agent, { message: replyText }).catch(() => undefined);
+            if (reply?.status === 200 || reply?.status === 201) replies.push({ id, text: replyText });
+          }
+        }
+      }
+    };
+    const load = Promise.all([...Array.from({ length: WORKERS }, (_, w) => creator(w)), answerer()]);
+    await new Promise((r) => setTimeout(r, KILL_AFTER_MS));
+    await kill();
+    stop = true;
+    await load;
+    assert.ok(created.size >= 5, `only ${created.size} proposals were acknowledged before the kill`);
+    assert.ok(responses.length >= 1, 'no owner response was acknowledged before the kill');
+
+    console.log(`crash: killed after ${created.size} acknowledged proposals (${attempted.length} attempted), ${responses.length} responses, ${replies.length} replies`);
+    await startServer();
+
+    // Every acknowledged proposal is there; retrying every key (acknowledged or cut off) returns one proposal per key.
+    const idByKey = new Map<string, string>();
+    for (const { key, body } of attempted) {
+      const res = await call('POST', '/api/v1/agent/proposals', { ...agent, 'idempotency-key': key }, body);
+      assert.ok(res.status === 201 || res.status === 200, `retry of ${key}: ${res.status} ${JSON.stringify(res.body)}`);
+      idByKey.set(key, res.body.id);
+      const acknowledged = created.get(key);
+      if (acknowledged) assert.equal(res.body.id, acknowledged, `key ${key} now names another proposal`);
+    }
+    const listed: string[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await call('GET', `/api/v1/agent/proposals?limit=100&offset=${offset}`, agent);
+      assert.equal(page.status, 200);
+      listed.push(...page.body.proposals.map((p: { id: string }) => p.id));
+      if (!page.body.has_more) break;
+    }
+    assert.equal(new Set(listed).size, listed.length, 'a proposal is listed twice');
+    assert.deepEqual(new Set(listed), new Set(idByKey.values()), 'proposals without a key, or keys with two proposals');
+    assert.equal(listed.length, attempted.length);
+
+    // Acknowledged responses and replies: present once each.
+    for (const { id, text } of [...responses, ...replies]) {
+      const detail = await call('GET', `/api/v1/agent/proposals/${id}`, agent);
+      assert.equal(detail.status, 200);
+      const hits = detail.body.messages.filter((m: { text: string }) => m.text === text).length;
+      assert.equal(hits, 1, `"${text}" appears ${hits} times`);
+    }
+
+    // The notification of every acknowledged proposal reaches the owner (queued mail survives the kill).
+    // A mail job that was running when the process died is retried once its heartbeat is missed (platform/jobs.ts).
+    const deadline = Date.now() + 90_000;
+    const customers = [...created.keys()].map((key) => attempted.find((a) => a.key === key)!.body.customer_email as string);
+    for (;;) {
+      const missing = customers.filter((email) => !smtp.messages.some((m) => m.to.includes(ownerEmail) && m.text.includes(`<${email}>`)));
+      if (!missing.length) break;
+      if (Date.now() > deadline) {
+        const near = smtp.messages.filter((m) => missing.some((e) => m.text.includes(e.split('@')[0]!))).map((m) => m.text.slice(-600));
+        assert.fail(`no notification for ${missing.length} acknowledged proposals: ${missing.slice(0, 5).join(', ')}; ${smtp.messages.length} mails; near: ${JSON.stringify(near).slice(0, 1500)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  });
+});

@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { createGuards, type AuthVerifiers, type Guards } from './platform/auth.js';
+import { createChangeFeed } from './platform/change-feed.js';
+import { migrate, openDb, type Db } from './platform/db.js';
+import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
+import { createJobs, type Jobs } from './platform/jobs.js';
+import { createLlm, type LlmClient } from './platform/llm.js';
+import { createMailer, type MailService } from './platform/mail.js';
+import type { Resolver } from './lib/ssrf.js';
+import { createAdminService, recordAudit, type AdminService } from './modules/admin/admin.service.js';
+import { createAgentsRepo } from './modules/agents/agents.repo.js';
+import { createAgentsService, type AgentsService } from './modules/agents/agents.service.js';
+import type { MailDnsResolver } from './modules/agents/email-domain.js';
+import { createAskService, type AskService } from './modules/ask/ask.service.js';
+import { createInsightsRepo } from './modules/ask/insights.repo.js';
+import { createInsightsService, type InsightsService } from './modules/ask/insights.service.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createCompaniesRepo } from './modules/companies/companies.repo.js';
+import { createCompaniesService, type CompaniesService } from './modules/companies/companies.service.js';
+import { createToolsService, type ToolsService } from './modules/companies/tools.service.js';
+import { createCrawlRepo } from './modules/crawl/crawl.repo.js';
+import { createCrawlService, type CrawlService } from './modules/crawl/crawl.service.js';
+import { createMcpService, type McpService } from './modules/mcp/mcp.service.js';
+import { createOwnershipService, type OwnershipService } from './modules/ownership/ownership.service.js';
+import { createProposalsService, type ProposalsService } from './modules/proposals/proposals.service.js';
+import { createSearchRepo } from './modules/search/search.repo.js';
+import { createSearchService, type SearchService } from './modules/search/search.service.js';
+import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
+import { createWidgetRepo } from './modules/widget/widget.repo.js';
+import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
+
+export interface ServiceDeps {
+  /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
+  db?: Db;
+  embeddings?: EmbeddingProvider;
+  /** DNS for the agent email MX check (EMAIL_CHECK_MX); tests pass a fake. */
+  mailDns?: MailDnsResolver;
+  /** DNS for the crawler's fetcher; tests make fixture host names resolve to 127.0.0.1. */
+  crawlResolver?: Resolver;
+}
+
+/** The services every module may build on (the newer modules, payments, scans and site, receive these). */
+export interface CoreServices {
+  config: Config;
+  db: Db;
+  embeddings: EmbeddingProvider;
+  jobs: Jobs;
+  mail: MailService;
+  ownership: OwnershipService;
+  auth: AuthService;
+  /** Credential verifiers behind the guards (MCP checks API keys with them too). */
+  verifiers: AuthVerifiers;
+  guards: Guards;
+  companies: CompaniesService;
+  search: SearchService;
+  system: SystemService;
+  agents: AgentsService;
+  proposals: ProposalsService;
+  mcp: McpService;
+  /** The language-model client; undefined when no model is configured (modules use their fallback). */
+  llm: LlmClient | undefined;
+  insights: InsightsService;
+  ask: AskService;
+  widget: WidgetService;
+  tools: ToolsService;
+  admin: AdminService;
+  crawl: CrawlService;
+}
+
+export interface CoreLifecycle {
+  services: CoreServices;
+  /** Starts the job runner (when config.runJobs) and re-queues undelivered mail. */
+  start(): Promise<void>;
+  /** Flushes buffers, stops jobs and closes what these services opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds every core service in dependency order, each from finished parts: no forward reference,
+ * nothing assigned after construction. Used by the HTTP app, the worker and the scripts alike.
+ */
+export async function createServices(config: Config, log: FastifyBaseLogger, deps: ServiceDeps = {}): Promise<CoreLifecycle> {
+  const ownsDb = !deps.db;
+  const db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
+  if (ownsDb) await migrate(db);
+  const ownsEmbeddings = !deps.embeddings;
+  const embeddings = deps.embeddings ?? createEmbeddingProvider(config.embeddings);
+  const jobs = createJobs(db, log);
+  const mail = createMailer({ config, db, jobs, log });
+  const llm = createLlm(config.llm);
+  const changes = await createChangeFeed(db);
+
+  const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
+  const ownership = createOwnershipService({ db, companies });
+  const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log });
+  const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings, onWeakResult: insights.onWeakSearch });
+  const system = createSystemService({ config, db, embeddings, jobs });
+  const crawl = createCrawlService({
+    repo: createCrawlRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
+    ...(deps.crawlResolver ? { resolver: deps.crawlResolver } : {}),
+    delayMs: config.crawl.delayMs,
+    timeoutMs: config.crawl.timeoutMs,
+  });
+  const auth = createAuthService({
+    db, companies, mail, config, log, ownership,
+    // The `crawl` magic-link purpose queues a crawl of the verified site.
+    onCrawlRequested: (userId, companyId, websiteUrl) => crawl.startForOwner(userId, companyId, websiteUrl),
+  });
+  await auth.ensureConfiguredAdmin();
+  const agents = createAgentsService({
+    repo: createAgentsRepo(db),
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+    mail,
+    checkMx: config.emailCheckMx,
+    ...(deps.mailDns ? { dns: deps.mailDns } : {}),
+  });
+  const verifiers: AuthVerifiers = { bearer: auth.verifyBearer, owns: ownership.owns, apiKey: agents.verifyApiKey };
+  const guards = createGuards(verifiers);
+  const proposals = createProposalsService({
+    db, companies, agents, ownership, mail,
+    ownerEmailsOf: ownership.ownerEmailsOf,
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+    log,
+  });
+  const ask = createAskService({ search, companies, insights, llm, log });
+  const widget = createWidgetService({
+    repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log,
+    pages: (companyId) => crawl.pagesOf(companyId),
+  });
+  const tools = createToolsService({ db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf });
+  const admin = createAdminService({ db, tools, jobs, log });
+  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, log });
+
+  const services: CoreServices = { config, db, embeddings, jobs, mail, ownership, auth, verifiers, guards, companies, search, system, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl };
+  return {
+    services,
+    async start() {
+      await jobs.start({ work: config.runJobs });
+      await mail.requeuePending();
+    },
+    async close() {
+      await insights.flush();
+      await jobs.stop();
+      await mail.close();
+      await crawl.close();
+      await changes.close();
+      if (ownsEmbeddings) await embeddings.close();
+      if (ownsDb) await db.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { ConfirmButton, ErrorBox, Loading, fmtDate, useTitle } from '../ui';
+
+const money = (amount: number, currency: string) => new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
+
+const LANDING: Record<string, string> = {
+  success: 'Thank you: your payment went through. The plan below updates as soon as the payment provider confirms it.',
+  canceled: 'The checkout was abandoned: nothing was charged.',
+  portal_local: 'This installation bills offline (no payment provider configured): there is no card or invoice portal to manage.',
+  unknown: 'We could not find that checkout. If you paid, the plan below updates within a minute.',
+};
+
+/** Plan, status, period end, invoices; upgrade (with a promo code), the provider's portal, cancel at period end. */
+export default function Billing() {
+  useTitle('Billing');
+  const search = useSearch({ from: '/owner/app/billing' });
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const tools = useQuery({ queryKey: ['my-tools'], queryFn: () => unwrap(api.GET('/api/tools/my-tools')) });
+  const toolId = search.tool_id ?? tools.data?.[0]?.id;
+  const state = useQuery({
+    queryKey: ['billing', toolId],
+    enabled: !!toolId,
+    queryFn: () => unwrap(api.GET('/api/payments/me', { params: { query: { tool_id: toolId! } } })),
+    // Right after checkout the provider's confirmation may still be on its way.
+    refetchInterval: search.status === 'success' ? 3000 : false,
+  });
+  const [interval, setInterval] = useState<'month' | 'year'>('month');
+  const [promo, setPromo] = useState('');
+  const validate = useMutation({ mutationFn: () => unwrap(api.POST('/api/payments/promo/validate', { body: { code: promo.trim(), plan: 'pro', interval, ...(toolId ? { tool_id: toolId } : {}) } })) });
+  const checkout = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/payments/create-checkout', { body: { tool_id: toolId!, plan: 'pro', interval, ...(validate.data?.valid ? { promo_code: validate.data.code } : {}) } })),
+    onSuccess: (r) => window.location.assign(r.url),
+  });
+  const portal = useMutation({ mutationFn: () => unwrap(api.POST('/api/payments/billing-portal', { body: { tool_id: toolId! } })), onSuccess: (r) => window.location.assign(r.url) });
+  const cancel = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/payments/cancel-subscription', { body: { tool_id: toolId! } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['billing', toolId] }),
+  });
+
+  const b = state.data;
+  const pro = b?.plans.filter((p) => p.id === 'pro') ?? [];
+  return (
+    <>
+      <h1>Billing</h1>
+      {search.status && LANDING[search.status] ? <p role="status" className={`alert ${search.status === 'success' ? 'ok' : ''}`}>{LANDING[search.status]}</p> : null}
+      {tools.data && tools.data.length > 1 ? (
+        <p>
+          <label htmlFor="company">Company</label>
+          <select id="company" value={toolId} onChange={(e) => void navigate({ to: '/app/billing', search: { tool_id: e.target.value } })}>
+            {tools.data.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          </select>
+        </p>
+      ) : null}
+      {tools.isPending || (toolId && state.isPending) ? <Loading /> : tools.error ? <ErrorBox error={tools.error} /> : !toolId ? (
+        <p>Add your company first (My companies); billing is per company.</p>
+      ) : state.error ? <ErrorBox error={state.error} /> : b ? (
+        <>
+          <section className="card" aria-labelledby="plan-h">
+            <h2 id="plan-h">Plan: {b.effective_plan}</h2>
+            <p>
+              Status <span className={`tag ${b.entitled ? 'approved' : ''}`}>{b.status}</span>
+              {b.current_period_end ? <> · {b.cancel_at_period_end ? 'ends' : 'renews'} {fmtDate(b.current_period_end)}</> : null}
+              {b.source === 'admin' ? <> · set by an administrator</> : null}
+            </p>
+            {b.payment_failed_at ? <p className="error">The last payment failed ({fmtDate(b.payment_failed_at)}): update your card in the billing portal to keep the plan.</p> : null}
+            <p className="hint">
+              Scans per month: {b.limits.scans_per_month} · scheduled re-scans: {b.limits.scheduled_rescans ? 'yes' : 'no'} · insights history: {b.limits.insights_history_days} days
+            </p>
+            <div className="row">
+              {b.has_billing_account ? <button type="button" className="secondary" onClick={() => portal.mutate()} disabled={portal.isPending}>Payment details and invoices</button> : null}
+              {b.entitled && b.source !== 'admin' && !b.cancel_at_period_end ? (
+                <ConfirmButton label="Cancel subscription" title="Cancel the pro plan?" body={<p>The plan stays active until the end of the period you paid for, then the company returns to free.</p>} confirmLabel="Cancel at the end of the period" danger onConfirm={() => cancel.mutate()} />
+              ) : null}
+            </div>
+            <ErrorBox error={portal.error ?? cancel.error} />
+          </section>
+          {!b.entitled ? (
+            <section className="card" aria-labelledby="up-h">
+              <h2 id="up-h">Upgrade to pro</h2>
+              <fieldset>
+                <legend>Billing period</legend>
+                {pro.map((p) => (
+                  <label key={p.interval} style={{ display: 'block' }}>
+                    <input type="radio" name="interval" value={p.interval ?? 'month'} checked={interval === p.interval} onChange={() => { setInterval(p.interval === 'year' ? 'year' : 'month'); validate.reset(); }} />
+                    {' '}{money(p.amount, p.currency)} per {p.interval}
+                  </label>
+                ))}
+              </fieldset>
+              <form onSubmit={(e) => { e.preventDefault(); if (promo.trim()) validate.mutate(); }}>
+                <label htmlFor="promo">Promo code (optional)</label>
+                <div className="row">
+                  <input id="promo" value={promo} onChange={(e) => { setPromo(e.target.value); validate.reset(); }} autoComplete="off" />
+                  <button type="submit" className="secondary" disabled={!promo.trim() || validate.isPending}>Check code</button>
+                </div>
+              </form>
+              {validate.data ? (
+                <p role="status" className={validate.data.valid ? 'alert ok' : 'error'}>
+                  {validate.data.valid && validate.data.price
+                    ? `Code ${validate.data.code}: ${money(validate.data.price.amount_discounted, validate.data.price.currency)} instead of ${money(validate.data.price.amount, validate.data.price.currency)}.`
+                    : `This code cannot be used (${validate.data.reason ?? 'invalid'}).`}
+                </p>
+              ) : null}
+              <ErrorBox error={validate.error ?? checkout.error} />
+              <div style={{ marginTop: '.75rem' }}><button type="button" onClick={() => checkout.mutate()} disabled={checkout.isPending}>Continue to payment</button></div>
+            </section>
+          ) : null}
+          <section className="card" aria-labelledby="inv-h">
+            <h2 id="inv-h">Invoices</h2>
+            {b.invoices.length === 0 ? <p className="hint">No invoices yet.</p> : (
+              <table className="responsive">
+                <thead><tr><th scope="col">Date</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Invoice</th></tr></thead>
+                <tbody>{b.invoices.map((i) => (
+                  <tr key={i.id}><td>{fmtDate(i.created)}</td><td>{money(i.amount_paid, i.currency)}</td><td>{i.status}</td><td>{i.hosted_invoice_url ? <a href={i.hosted_invoice_url}>{i.number ?? 'View'}</a> : '—'}</td></tr>
+                ))}</tbody>
+              </table>
+            )}
+          </section>
+        </>
+      ) : null}
+    </>
+  );
+}
