@@ -25,7 +25,7 @@ describe('crawl engine on the fixture farm', () => {
 
   before(async () => {
     farm = await startFixtureFarm();
-    fetcher = createFetcher({ userAgent: UA, allowPrivate: true, allowedPorts: [farm.port], timeoutMs: 2500, resolver: fixtureResolver });
+    fetcher = createFetcher({ userAgent: UA, allowPrivate: true, allowedPorts: [farm.port], timeoutMs: 15000, resolver: fixtureResolver });
     const engine = createEngine({ fetcher, userAgent: UA, pacer: new HostPacer(2) });
     const analyser = createAnalyser({ embeddings: testEmbeddings() });
     await Promise.all(

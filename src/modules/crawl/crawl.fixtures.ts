@@ -139,7 +139,7 @@ export const FIXTURE_SITES: FixtureSite[] = [
       '/robots.txt': robotsAll,
       '/': page('Greenleaf Solar – solar panels and heat pumps', `<h1>Greenleaf Solar</h1><p>We plan and install solar panels, battery storage and heat pumps for homes, serving the Munich area since 2010.</p><a href="/projects">Projects</a> <a href="/contact">Contact</a>`),
       '/projects': (_req, res) => {
-        const t = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late</p>'), 5000);
+        const t = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late</p>'), 60_000);
         res.on('close', () => clearTimeout(t));
       },
       '/contact': page('Contact', `<h1>Contact</h1><address>Greenleaf Solar GmbH, Sonnenstrasse 8, 80331 Munich, Germany</address><p>kontakt@greenleaf-solar.test · +49 89 2345678</p>`),

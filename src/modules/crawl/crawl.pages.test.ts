@@ -59,7 +59,7 @@ describe('crawled pages feed the chat widget', () => {
     farm = await startFixtureFarm([site]);
     const { db, drop } = await createTestDb();
     const base = testConfig();
-    const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 2500, maxPages: 8 } });
+    const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 15000, maxPages: 8 } });
     const app = await buildApp(config, { db, embeddings: testEmbeddings(), crawlResolver: fixtureResolver });
     await app.ready();
     t = { app, db, config, close: async () => { await app.close(); await drop(); } };

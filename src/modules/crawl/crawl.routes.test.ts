@@ -8,7 +8,7 @@ import { fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fix
 async function crawlApp(farm: FixtureFarm, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
   const { db, drop } = await createTestDb();
   const base = testConfig({}, env);
-  const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 2500, maxPages: 8 }, ...overrides }, env);
+  const config = testConfig({ crawl: { ...base.crawl, allowPrivate: true, allowedPorts: [farm.port], delayMs: 5, timeoutMs: 15000, maxPages: 8 }, ...overrides }, env);
   const app = await buildApp(config, { db, embeddings: testEmbeddings(), crawlResolver: fixtureResolver });
   await app.ready();
   return { app, db, config, close: async () => { await app.close(); await drop(); } };
