@@ -29,6 +29,7 @@ import { migrate, openDb, type Db } from '../src/platform/db.js';
 import { createEmbeddingProvider, toPgVector } from '../src/platform/embeddings/embeddings.js';
 import { embeddingText } from '../src/modules/companies/companies.service.js';
 import { countryCode } from '../src/lib/countries.js';
+import { cityCoordinates } from '../src/lib/geo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -131,7 +132,7 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
   const started = Date.now();
   const batch = 1000;
   for (let i = 0; i < N; i += batch) {
-    const cols: Record<string, unknown[]> = { name: [], website_url: [], domain: [], category: [], industry: [], description: [], country: [], country_code: [], city: [], service_type: [], is_verified: [], keywords: [], embedding: [] };
+    const cols: Record<string, unknown[]> = { name: [], website_url: [], domain: [], category: [], industry: [], description: [], country: [], country_code: [], city: [], service_type: [], is_verified: [], keywords: [], embedding: [], latitude: [], longitude: [] };
     for (let j = i; j < Math.min(i + batch, N); j++) {
       const ti = Math.floor(rnd() * templates.length);
       const t = templates[ti]!;
@@ -158,12 +159,15 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
       cols.is_verified!.push(rnd() < 0.6);
       cols.keywords!.push(`{${kws.map((k) => `"${k.replace(/["\\]/g, '')}"`).join(',')}}`);
       cols.embedding!.push(toPgVector(v.map((x) => Math.round((x / norm) * 1e5) / 1e5)));
+      const at = cityCoordinates(city, countryCode(country) ?? '');
+      cols.latitude!.push(at.latitude);
+      cols.longitude!.push(at.longitude);
     }
     await db.query(
-      `INSERT INTO companies (name, website_url, domain, category, industry, description, country, country_code, city, service_type, is_verified, keywords, embedding, embedding_model, source)
-       SELECT n, w, d, c, i, de, co, cc, ci, st, v, k::text[], e::vector, 'use-lite-512', 'bench'
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::boolean[], $12::text[], $13::text[])
-           AS t(n, w, d, c, i, de, co, cc, ci, st, v, k, e)`,
+      `INSERT INTO companies (name, website_url, domain, category, industry, description, country, country_code, city, service_type, is_verified, keywords, embedding, embedding_model, source, latitude, longitude)
+       SELECT n, w, d, c, i, de, co, cc, ci, st, v, k::text[], e::vector, 'use-lite-512', 'bench', lat, lng
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::boolean[], $12::text[], $13::text[], $14::float8[], $15::float8[])
+           AS t(n, w, d, c, i, de, co, cc, ci, st, v, k, e, lat, lng)`,
       Object.values(cols),
     );
     if ((i / batch) % 10 === 0) log(`  ${Math.min(i + batch, N)}/${N} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -269,6 +273,9 @@ try {
   rows.push(await cannon('ceiling: GET /api/health', base, () => '/api/health'));
   rows.push(await cannon('novel queries', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}`));
   rows.push(await cannon('novel queries + filters', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}${filters()}`));
+  // Places: a novel query with near (a filter), and one naming its place in the words (a second, local ranking).
+  rows.push(await cannon('novel queries + near', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}&near=${enc(pick(PLACES)[1])}`));
+  rows.push(await cannon('novel queries "in <city>"', base, () => `/api/v1/agent/companies?q=${enc(`${freshQuery()} in ${pick(PLACES)[1]}`)}`));
   for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}`);
   for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}&country=Germany&is_verified=true`);
   rows.push(await cannon('repeated queries', base, () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}`));

@@ -29,7 +29,7 @@ import { normalizeDomain } from '../src/lib/url.js';
 interface EvalQuery {
   qid: string;
   query: string;
-  filters: Record<string, string | boolean>;
+  filters: Record<string, string | boolean | number>;
   relevant: Record<string, number>;
   type: string;
 }
@@ -187,6 +187,8 @@ async function evaluateStore(kind: 'pglite' | 'postgres', embeddings: EmbeddingP
             city: f.city as string | undefined,
             service_type: f.service_type as 'remote' | 'local' | 'nationwide' | 'hybrid' | undefined,
             is_verified: f.is_verified as boolean | undefined,
+            near: f.near as string | undefined,
+            radius_km: f.radius_km as number | undefined,
           },
           mode,
         );

@@ -20,6 +20,8 @@ import { adminAuthRoutes, authRoutes, authSchemas, devMailboxRoutes } from './mo
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import {
   CategoriesResponseSchema,
+  ChangesResponseSchema,
+  CompanyChangeSchema,
   CompanyProfileSchema,
   CompanySummarySchema,
   LocationSchema,
@@ -95,7 +97,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerErrorHandling(app);
   registerInputBounds(app);
   registerSecurityHeaders(app);
-  for (const schema of [ErrorSchema, ValidationErrorSchema, LocationSchema, CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, HealthSchema, DeepHealthSchema, PublicConfigSchema]) {
+  for (const schema of [ErrorSchema, ValidationErrorSchema, LocationSchema, CompanySummarySchema, CompanyProfileSchema, CompanyChangeSchema, ChangesResponseSchema, CategoriesResponseSchema, SearchResponseSchema, HealthSchema, DeepHealthSchema, PublicConfigSchema]) {
     app.addSchema(schema);
   }
   await registerOpenApi(app, config, API_VERSION);

@@ -11,6 +11,10 @@ if (config.seedDemo && !config.databaseUrl) {
   await seedDemoIfEmpty(app.services.companies, app.log);
 }
 
+// Companies stored before coordinates existed get them once (a no-op afterwards).
+const located = await app.services.companies.backfillCoordinates();
+if (located > 0) app.log.info({ located }, 'coordinates set for companies stored before them');
+
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -12,6 +12,8 @@ export interface GazetteerCity {
   /** First-level region code as GeoNames writes it (US state, e.g. "TX"; for GB "ENG"). */
   admin: string;
   population: number;
+  latitude: number;
+  longitude: number;
 }
 
 interface RawCity {
@@ -20,6 +22,7 @@ interface RawCity {
   country: string;
   adminCode: string;
   population: number;
+  loc?: { coordinates?: [number, number] };
 }
 
 let index: Map<string, GazetteerCity[]> | undefined;
@@ -44,7 +47,8 @@ function load(): Map<string, GazetteerCity[]> {
     else if (!list.includes(c)) list.push(c);
   };
   for (const raw of cities) {
-    const c: GazetteerCity = { name: raw.name, country: raw.country, admin: raw.adminCode, population: raw.population };
+    const [longitude = 0, latitude = 0] = raw.loc?.coordinates ?? [];
+    const c: GazetteerCity = { name: raw.name, country: raw.country, admin: raw.adminCode, population: raw.population, latitude, longitude };
     add(placeKey(raw.name), c);
     if (raw.altName) add(placeKey(raw.altName), c);
   }
@@ -52,9 +56,27 @@ function load(): Map<string, GazetteerCity[]> {
   return map;
 }
 
+/**
+ * English names GeoNames does not carry for some large cities (it names them in their own
+ * language): "Cologne" is Köln. Looked up when the name itself is unknown.
+ */
+const EXONYMS: Record<string, string> = {
+  cologne: 'koln', nuremberg: 'nurnberg', gothenburg: 'goteborg', frankfurt: 'frankfurtammain', hanover: 'hannover',
+  brunswick: 'braunschweig', galway: 'gaillimh', thehague: 'denhaag', antwerp: 'antwerpen', ghent: 'gent', bruges: 'brugge',
+  florence: 'firenze', naples: 'napoli', turin: 'torino', genoa: 'genova', venice: 'venezia', seville: 'sevilla',
+  lucerne: 'luzern', geneva: 'geneve', basle: 'basel', cracow: 'krakow', krakau: 'krakow', bucharest: 'bucuresti',
+  kiev: 'kyiv', salonica: 'thessaloniki', halle: 'halleneustadt', frankfurtmain: 'frankfurtammain',
+};
+
 /** The most populous city of that name, in that country when one is given. */
 export function findCity(name: string, country?: string): GazetteerCity | undefined {
-  const key = placeKey(name);
+  const found = lookupCity(placeKey(name), country);
+  if (found) return found;
+  const alias = EXONYMS[placeKey(name)];
+  return alias ? lookupCity(alias, country) : undefined;
+}
+
+function lookupCity(key: string, country?: string): GazetteerCity | undefined {
   if (key.length < 2) return undefined;
   const hits = (load().get(key) ?? []).filter((c) => !country || c.country === country);
   return hits.sort((a, b) => b.population - a.population)[0];

@@ -4,7 +4,7 @@ import { invalid } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
 import type { CompanySummary, CompanyRow } from '../companies/companies.schemas.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { WEAK_SIMILARITY, type SearchService } from '../search/search.service.js';
+import { DEFAULT_RADIUS_KM, WEAK_SIMILARITY, type SearchResult, type SearchService } from '../search/search.service.js';
 import { AskModelOutputSchema, AskQuerySchema, type AskResponse } from './ask.schemas.js';
 import type { InsightsService } from './insights.service.js';
 
@@ -84,7 +84,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
     };
   }
 
-  function deterministicAnswer(question: string, context: CompanySummary[], others: CompanySummary[], weak: boolean, rows: Map<string, CompanyRow>): string {
+  function deterministicAnswer(question: string, context: CompanySummary[], others: CompanySummary[], weak: boolean, rows: Map<string, CompanyRow>, place?: SearchResult['place'], nothingInPlace = false): string {
     const parts: string[] = [];
     let n = 0;
     if (context.length) {
@@ -92,7 +92,17 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       for (const c of context) parts.push(describe(c, rows.get(c.id), ++n));
     }
     const shown = others.slice(0, DESCRIBE);
-    if (shown.length === 0) {
+    // A place named in the question that no match is in (or serves remotely): say so, nearest first.
+    const servesPlace = (c: CompanySummary) =>
+      (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) || c.service_type === 'remote' || c.service_type === 'hybrid' ||
+      (c.service_type === 'nationwide' && (c.location as { country_code?: string }).country_code === place?.country_code);
+    // Nothing there matches the need (a company there that matches only the place is no answer):
+    // say so and offer the matches elsewhere, with their distance.
+    const elsewhere = shown.filter((c) => !servesPlace(c));
+    if (place && nothingInPlace && elsewhere.length > 0) {
+      parts.push(`Nothing in the directory fits "${question}" in ${place.name}. The closest matches elsewhere:`);
+      for (const c of elsewhere) parts.push(`${describe(c, rows.get(c.id), ++n)}${typeof c.distance_km === 'number' ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`);
+    } else if (shown.length === 0) {
       parts.push(context.length ? 'No other company in the directory matches the question.' : `Nothing in the directory fits "${question}". Try other words, a broader request, or a category from GET /api/v1/agent/categories.`);
     } else if (weak) {
       parts.push(`Nothing in the directory clearly fits "${question}". The closest profiles, which may not fit:`);
@@ -173,7 +183,10 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       }
 
       if (weak && context.length === 0) insights.recordWeakLater({ question, source: 'ask', companies: others });
-      return { question, answer: deterministicAnswer(question, context, others, weak, rows), companies: all, total_found: all.length };
+      const place = found.result.place?.source === 'q' ? found.result.place : undefined;
+      const inPlace = place ? await search.bestSimilarityInPlace(question) : undefined;
+      const nothingInPlace = inPlace !== undefined && inPlace < WEAK_SIMILARITY;
+      return { question, answer: deterministicAnswer(question, context, others, weak, rows, place, nothingInPlace), companies: all, total_found: all.length };
     },
 
   };

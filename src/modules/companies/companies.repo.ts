@@ -4,7 +4,7 @@ import type { CompanyRow } from './companies.schemas.js';
 /** Columns every read returns (never the embedding or the tsvector). */
 export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
   address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, social_links,
-  logo_url, founded_year, source, created_at, updated_at, deleted_at`;
+  logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
 
 /** A fully-resolved write: every column the importer/owner/crawler may set. */
 export interface CompanyWrite {
@@ -30,6 +30,9 @@ export interface CompanyWrite {
   logo_url: string | null;
   founded_year: number | null;
   source: string;
+  /** The city's coordinates (lib/geo.ts cityCoordinates), null when the gazetteer does not know it. */
+  latitude: number | null;
+  longitude: number | null;
   embedding: string | null;
   embedding_model: string | null;
 }
@@ -37,7 +40,7 @@ export interface CompanyWrite {
 const WRITE_COLUMNS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
-  'social_links', 'logo_url', 'founded_year', 'source', 'embedding', 'embedding_model',
+  'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude', 'embedding', 'embedding_model',
 ] as const;
 
 export function createCompaniesRepo(db: Queryable) {
@@ -118,6 +121,38 @@ export function createCompaniesRepo(db: Queryable) {
         `SELECT id, name, industry, description, keywords, services, city, country, category FROM companies
          WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $1) ORDER BY id LIMIT $2`,
         [model, limit],
+      );
+    },
+
+    /**
+     * Changes after the cursor in commit-safe order (0014_change_feed_and_places.sql): only those
+     * whose transaction is older than every transaction still running, so none can appear later
+     * behind the cursor.
+     */
+    async changesAfter(after: { txid: string; seq: string }, limit: number): Promise<{ company_id: string; txid: string; seq: string; removed: boolean; changed_at: Date }[]> {
+      return db.query(
+        `SELECT company_id, txid::text AS txid, seq::text AS seq, removed, changed_at FROM company_changes
+          WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY txid, seq LIMIT $3`,
+        [after.txid, after.seq, limit],
+      );
+    },
+
+    /** Live companies with a city but no coordinates yet (stored before coordinates existed), after `afterId`. */
+    async listWithoutCoordinates(afterId: string, limit: number): Promise<{ id: string; city: string; country_code: string }[]> {
+      return db.query(
+        `SELECT id, city, country_code FROM companies
+          WHERE deleted_at IS NULL AND latitude IS NULL AND city <> '' AND id > $1 ORDER BY id LIMIT $2`,
+        [afterId, limit],
+      );
+    },
+
+    async setCoordinates(rows: { id: string; latitude: number; longitude: number }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.query(
+        `UPDATE companies c SET latitude = v.latitude, longitude = v.longitude
+           FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS v(id, latitude, longitude) WHERE c.id = v.id`,
+        [rows.map((r) => r.id), rows.map((r) => r.latitude), rows.map((r) => r.longitude)],
       );
     },
 

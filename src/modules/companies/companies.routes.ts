@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { CompaniesService } from './companies.service.js';
-import { CategoriesResponseSchema, CompanyIdParams, WebsiteParams, type CompanyProfile } from './companies.schemas.js';
+import { CategoriesResponseSchema, ChangesQuerySchema, CompanyIdParams, WebsiteParams, type CompanyProfile } from './companies.schemas.js';
 
 export interface CompaniesRoutesOptions {
   companies: CompaniesService;
@@ -12,6 +12,21 @@ export interface CompaniesRoutesOptions {
 export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOptions): Promise<void> {
   // The latest agent-readiness score and grade (scans module), read at request time.
   const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({ ...profile, agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null });
+
+  app.get('/companies/changes', {
+    schema: {
+      operationId: 'companies.changes',
+      tags: ['agent'],
+      summary: 'Change feed: companies created, updated or removed since a cursor',
+      description:
+        'Mirrors the directory: read from the start (no since), keep next_cursor, and read again with since=next_cursor (at once while has_more, later to catch up). ' +
+        'Changes come oldest first; each company appears once per page with its current profile, or as a removed tombstone. ' +
+        'The cursor never skips a change, even when writes commit out of order: a change becomes visible only once every older transaction has finished. ' +
+        'A malformed cursor is 422.',
+      querystring: ChangesQuerySchema,
+      response: { 200: Type.Ref('ChangesResponse'), ...errorResponses },
+    },
+  }, async (req) => companies.changes(req.query.since || undefined, req.query.limit ?? 100));
 
   app.get('/companies/:company_id', {
     schema: {

@@ -15,6 +15,8 @@ export const LocationSchema = Type.Object(
     country_code: Type.String({ description: 'ISO 3166-1 alpha-2 code, empty when unknown' }),
     city: Type.String(),
     address: Type.String(),
+    latitude: Type.Union([Type.Number(), Type.Null()], { description: 'Latitude of the city (decimal degrees, from an offline gazetteer of GeoNames cities); null when the city is unknown' }),
+    longitude: Type.Union([Type.Number(), Type.Null()], { description: 'Longitude of the city; null when the city is unknown' }),
   },
   { $id: 'Location' },
 );
@@ -34,6 +36,7 @@ export const CompanySummarySchema = Type.Object(
     match_score: Type.Number({ description: 'Ranking score in [0, 1]; higher is better' }),
     match_sources: Type.Array(Type.Union([Type.Literal('semantic'), Type.Literal('keyword')])),
     profile_url: Type.String({ description: 'URL of the full profile in this API' }),
+    distance_km: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Distance from the searched place (near, or a place named in q) to the company\'s city, in km; null when the city is unknown. Present only when a place was searched' })),
   },
   { $id: 'CompanySummary' },
 );
@@ -116,6 +119,8 @@ export interface CompanyRow {
   logo_url: string | null;
   founded_year: number | null;
   source: string;
+  latitude: number | null;
+  longitude: number | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -144,3 +149,29 @@ export interface CompanyInput {
   founded_year?: number | null;
   source?: string;
 }
+
+export const ChangesQuerySchema = Type.Object({
+  since: Type.Optional(Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]*$', description: 'The next_cursor of the previous page; omit (or leave empty) to start from the beginning' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'Changes per page' })),
+});
+export type ChangesQuery = Static<typeof ChangesQuerySchema>;
+
+export const CompanyChangeSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Company id' }),
+    change: Type.Union([Type.Literal('upserted'), Type.Literal('removed')], { description: 'upserted: created or changed (company holds the current profile); removed: deleted from the directory (a tombstone)' }),
+    changed_at: Type.String({ format: 'date-time' }),
+    company: Type.Union([Type.Ref('CompanyProfile'), Type.Null()], { description: 'The profile as it is now; null for removed companies' }),
+  },
+  { $id: 'CompanyChange' },
+);
+
+export const ChangesResponseSchema = Type.Object(
+  {
+    changes: Type.Array(Type.Ref('CompanyChange')),
+    next_cursor: Type.String({ description: 'Pass as since to read on; store it to resume later' }),
+    has_more: Type.Boolean({ description: 'true when more changes are waiting right now (read again at once)' }),
+  },
+  { $id: 'ChangesResponse' },
+);
+export type ChangesResponse = Static<typeof ChangesResponseSchema>;

@@ -3,12 +3,14 @@ import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js'
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { countryCode, countryName } from '../../lib/countries.js';
+import { cityCoordinates } from '../../lib/geo.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import type { CompaniesRepo, CompanyWrite } from './companies.repo.js';
 import {
   CATEGORIES,
   SERVICE_TYPES,
+  type ChangesResponse,
   type CompanyInput,
   type CompanyProfile,
   type CompanyRow,
@@ -94,7 +96,7 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
   const profileUrl = (id: string) => `${baseUrl}/api/v1/agent/companies/${id}`;
 
   function toLocation(row: CompanyRow) {
-    return { country: row.country, country_code: row.country_code, city: row.city, address: row.address };
+    return { country: row.country, country_code: row.country_code, city: row.city, address: row.address, latitude: row.latitude ?? null, longitude: row.longitude ?? null };
   }
 
   /**
@@ -147,6 +149,7 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       logo_url: input.logo_url && /^https?:\/\//i.test(input.logo_url) ? input.logo_url.trim().slice(0, 1000) : null,
       founded_year: founded,
       source: input.source ?? 'import',
+      ...cityCoordinates(toPlainLine(input.city).slice(0, 100), code),
     };
   }
 
@@ -241,6 +244,51 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
      * domain. Returns per-outcome counts; a company whose content did not change keeps its
      * embedding and is reported unchanged.
      */
+    /**
+     * The change feed: companies created, changed or removed since the cursor, oldest first,
+     * each with its current profile (or a tombstone). The cursor is opaque (base64url of the
+     * transaction and sequence of the last change read).
+     */
+    async changes(since: string | undefined, limit = 100): Promise<ChangesResponse> {
+      let after = { txid: '0', seq: '0' };
+      if (since) {
+        const m = /^(\d{1,20})\.(\d{1,20})$/.exec(Buffer.from(since, 'base64url').toString('utf8'));
+        if (!m) throw invalid(['query', 'since'], 'Input should be a next_cursor returned by this endpoint', since, 'value_error');
+        after = { txid: m[1]!, seq: m[2]! };
+      }
+      const rows = await repo.changesAfter(after, limit + 1);
+      const page = rows.slice(0, limit);
+      const live = new Map((await repo.findManyByIds(page.filter((r) => !r.removed).map((r) => r.company_id))).map((r) => [r.id, r]));
+      const last = page[page.length - 1];
+      const cursor = last ? { txid: last.txid, seq: last.seq } : after;
+      return {
+        changes: page.map((r) => {
+          // Removed after the change was written: the later change says so too; report the state as it is now.
+          const row = r.removed ? undefined : live.get(r.company_id);
+          return { id: r.company_id, change: row ? 'upserted' as const : 'removed' as const, changed_at: new Date(r.changed_at).toISOString(), company: row ? this.toProfile(row) : null };
+        }),
+        next_cursor: Buffer.from(`${cursor.txid}.${cursor.seq}`, 'utf8').toString('base64url'),
+        has_more: rows.length > limit,
+      };
+    },
+
+    /** Coordinates for companies stored before they had any (run at start; bounded batches). */
+    async backfillCoordinates(batchSize = 1000): Promise<number> {
+      let after = '00000000-0000-0000-0000-000000000000';
+      let located = 0;
+      for (;;) {
+        const rows = await repo.listWithoutCoordinates(after, batchSize);
+        if (rows.length === 0) return located;
+        after = rows[rows.length - 1]!.id;
+        const found = rows.flatMap((r) => {
+          const c = cityCoordinates(r.city, r.country_code);
+          return c.latitude === null || c.longitude === null ? [] : [{ id: r.id, latitude: c.latitude, longitude: c.longitude }];
+        });
+        await repo.setCoordinates(found);
+        located += found.length;
+      }
+    },
+
     async upsertMany(inputs: CompanyInput[], options: { batchSize?: number; onProgress?: (done: number) => void } = {}) {
       const batchSize = options.batchSize ?? 64;
       const counts = { created: 0, updated: 0, unchanged: 0 };

@@ -1,3 +1,4 @@
+import { cityCoordinates } from '../../lib/geo.js';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Db, Queryable } from '../../platform/db.js';
@@ -102,7 +103,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
       category: row.category,
       industry: row.industry,
       description: row.description,
-      location: { country: row.country, country_code: row.country_code, city: row.city, address: row.address },
+      location: { country: row.country, country_code: row.country_code, city: row.city, address: row.address, latitude: row.latitude ?? null, longitude: row.longitude ?? null },
       service_type: row.service_type,
       keywords: row.keywords,
       services: row.services,
@@ -223,6 +224,8 @@ export function createToolsService(deps: ToolsServiceDeps) {
    */
   async function write(tx: Queryable, row: ToolRow, values: Record<string, unknown>, diff: FieldChange[], actor: Actor, source: string, ownerEdited?: string[]): Promise<ToolRow> {
     if (diff.length === 0 && !ownerEdited) return row;
+    // The city's coordinates follow the city and country (edits, AI edits and their undo alike).
+    if ('city' in values || 'country_code' in values) Object.assign(values, cityCoordinates(String(values.city ?? row.city), String(values.country_code ?? row.country_code)));
     const next = { ...row, ...values } as ToolRow;
     let embedding: { vector: string; model: string } | undefined;
     if (embeddingText(row) !== embeddingText(next)) {

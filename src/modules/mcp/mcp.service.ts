@@ -63,7 +63,9 @@ export function createMcpService(deps: McpServiceDeps) {
         title: 'Search companies',
         description:
           'Hybrid (semantic + keyword) search of the business directory. Describe what the customer needs in q, in any words; ' +
-          'narrow with category, country, city, industry, service_type, is_verified. Results are ranked by match_score; only verified companies accept proposals.',
+          'narrow with category, country, city, industry, service_type, is_verified, updated_since. For local services pass near (a city, "City, CC" or "lat,lng") ' +
+          'with radius_km (default 50) and sort=distance if wanted: results then carry distance_km; a place named in q ("a dentist in Munich") ranks companies there first. ' +
+          'Results are ranked by match_score; only verified companies accept proposals.',
         input: zodFromTypeBox(SearchQuerySchema),
         needsKey: false,
         readOnly: true,

@@ -12,6 +12,22 @@ export interface SearchFilters {
   industry?: string | undefined;
   serviceType?: string | undefined;
   verifiedOnly?: boolean | undefined;
+  /** Changed at or after this instant (RFC 3339). */
+  updatedSince?: string | undefined;
+  /**
+   * Near a point: local companies within the radius; with includeRemote, also remote and hybrid
+   * companies and nationwide ones of the place's country (distance does not limit them).
+   */
+  near?: { latitude: number; longitude: number; radiusKm: number; countryCode: string; includeRemote: boolean } | undefined;
+}
+
+/** Browse orders (text searches are ordered by the service). */
+export type BrowseSort = 'default' | 'distance' | 'newest' | 'name';
+
+/** Great-circle distance in km from a point (two SQL parameters) to the company's city. */
+function distanceSql(lat: string, lng: string): string {
+  return `(12742 * asin(least(1, sqrt(power(sin(radians(c.latitude - ${lat}::float8) / 2), 2)
+    + cos(radians(${lat}::float8)) * cos(radians(c.latitude)) * power(sin(radians(c.longitude - ${lng}::float8) / 2), 2)))))`;
 }
 
 /** WHERE clause + params for the filters; params start at `first`. */
@@ -29,6 +45,14 @@ function whereFilters(f: SearchFilters, first: number): { sql: string; params: u
   if (f.industry) parts.push(`c.industry ILIKE ${p(`%${f.industry.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)}`);
   if (f.serviceType) parts.push(`c.service_type = ${p(f.serviceType)}`);
   if (f.verifiedOnly) parts.push('c.is_verified');
+  if (f.updatedSince) parts.push(`c.updated_at >= ${p(f.updatedSince)}::timestamptz`);
+  if (f.near) {
+    const local = `(c.latitude IS NOT NULL AND ${distanceSql(p(f.near.latitude), p(f.near.longitude))} <= ${p(f.near.radiusKm)}::float8)`;
+    if (f.near.includeRemote) {
+      const cc = p(f.near.countryCode);
+      parts.push(`(${local} OR c.service_type IN ('remote', 'hybrid') OR (c.service_type = 'nationwide' AND (c.country_code = ${cc} OR ${cc} = '')))`);
+    } else parts.push(local);
+  }
   return { sql: parts.join(' AND '), params };
 }
 
@@ -197,13 +221,30 @@ export function createSearchRepo(db: Db) {
       });
     },
 
-    /** The filtered directory without a query: featured, then verified, then by name. */
-    async browse(filters: SearchFilters, limit: number, offset: number): Promise<{ rows: CompanyRow[]; total: number }> {
+    /** Where the candidates of a text search are and what they are (for place-aware ranking and sorting). */
+    async candidateFacts(ids: string[]): Promise<{ id: string; latitude: number | null; longitude: number | null; service_type: string; country_code: string; name: string; created_at: Date }[]> {
+      if (ids.length === 0) return [];
+      return db.query(
+        'SELECT id, latitude, longitude, service_type, country_code, name, created_at FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL',
+        [ids],
+      );
+    },
+
+    /** The filtered directory without a query: featured, then verified, then by name (or by the sort asked for). */
+    async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default'): Promise<{ rows: CompanyRow[]; total: number }> {
       const w = whereFilters(filters, 3);
+      let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
+      const params: unknown[] = [limit, offset, ...w.params];
+      if (sort === 'newest') order = 'c.created_at DESC, c.id';
+      else if (sort === 'name') order = 'lower(c.name), c.id';
+      else if (sort === 'distance' && filters.near) {
+        params.push(filters.near.latitude, filters.near.longitude);
+        order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
+      }
       const rows = await db.query<CompanyRow>(
         `SELECT ${COMPANY_COLUMNS.replace(/(^|,\s*)(\w)/g, '$1c.$2')} FROM companies c WHERE ${w.sql}
-          ORDER BY c.is_featured DESC, c.is_verified DESC, c.name, c.id LIMIT $1 OFFSET $2`,
-        [limit, offset, ...w.params],
+          ORDER BY ${order} LIMIT $1 OFFSET $2`,
+        params,
       );
       const total = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM companies c WHERE ${whereFilters(filters, 1).sql}`,

@@ -30,7 +30,10 @@ describe('agent company search', () => {
     const res = await t.app.inject({ method: 'GET', url: url('q=plumber%20for%20a%20leaking%20pipe%20in%20Berlin') });
     assert.equal(res.statusCode, 200);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['companies', 'has_more', 'limit', 'offset', 'query', 'total_found']);
+    // "in Berlin" is understood as a place: the envelope says so.
+    assert.deepEqual(Object.keys(body).sort(), ['companies', 'has_more', 'limit', 'offset', 'place', 'query', 'total_found']);
+    assert.equal(body.place.name, 'Berlin');
+    assert.equal(body.place.source, 'q');
     assert.equal(body.query, 'plumber for a leaking pipe in Berlin');
     assert.equal(body.offset, 0);
     assert.equal(body.limit, 10);
@@ -40,7 +43,7 @@ describe('agent company search', () => {
     assert.ok(c.match_score > 0 && c.match_score <= 1);
     assert.ok(Array.isArray(c.match_sources) && c.match_sources.length > 0);
     for (const s of c.match_sources) assert.ok(['semantic', 'keyword'].includes(s));
-    for (const f of ['id', 'name', 'website_url', 'category', 'industry', 'description', 'location', 'service_type', 'is_verified', 'profile_url']) assert.ok(f in c, f);
+    for (const f of ['id', 'name', 'website_url', 'category', 'industry', 'description', 'location', 'service_type', 'is_verified', 'profile_url', 'distance_km']) assert.ok(f in c, f);
     // Scores are sorted best first.
     const scores = body.companies.map((x: { match_score: number }) => x.match_score);
     assert.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a));

@@ -10,6 +10,11 @@ export const SearchQuerySchema = Type.Object({
   industry: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the industry label (case-insensitive)' })),
   service_type: Type.Optional(ServiceTypeSchema),
   is_verified: Type.Optional(Type.Boolean({ description: 'true returns verified companies only (those that accept proposals)' })),
+  near: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A place: a city name, optionally with its country ("Munich", "Portland, US"), or "lat,lng" in decimal degrees. Local companies farther than radius_km are left out; remote and hybrid companies, and nationwide ones of that country, stay unless include_remote=false. Results carry distance_km. An unknown place is 422' })),
+  radius_km: Type.Optional(Type.Number({ minimum: 1, maximum: 20000, description: 'With near: how far a local company may be, in km (default 50)' })),
+  include_remote: Type.Optional(Type.Boolean({ description: 'With near: false keeps only companies located within radius_km (default true)' })),
+  sort: Type.Optional(Type.Union([Type.Literal('relevance'), Type.Literal('distance'), Type.Literal('newest'), Type.Literal('name')], { description: 'relevance (default), distance (needs near, or a place named in q), newest (first listed first) or name' })),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'Only companies whose profile changed at or after this instant (RFC 3339, e.g. 2026-11-01T00:00:00Z)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
   offset: offsetParam(),
 });
@@ -23,6 +28,19 @@ export const SearchResponseSchema = Type.Object(
     limit: Type.Integer(),
     has_more: Type.Boolean(),
     query: Type.String({ description: 'The q that was searched ("" when browsing)' }),
+    place: Type.Optional(
+      Type.Union([
+        Type.Object({
+          name: Type.String(),
+          country_code: Type.String({ description: 'ISO 3166-1 alpha-2; empty for a bare coordinate pair' }),
+          latitude: Type.Number(),
+          longitude: Type.Number(),
+          source: Type.Union([Type.Literal('near'), Type.Literal('q')], { description: 'near: the near parameter; q: a place named in the query, which ranks companies there (and remote ones) first instead of filtering' }),
+          matches_in_place: Type.Integer({ description: 'Results on this page located within the radius, or serving it remotely or nationwide' }),
+        }),
+        Type.Null(),
+      ], { description: 'The place results were ranked or filtered for; present only when there is one' }),
+    ),
   },
   { $id: 'SearchResponse' },
 );

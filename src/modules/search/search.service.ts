@@ -1,4 +1,6 @@
 import { countryCode } from '../../lib/countries.js';
+import { distanceKm, findPlaceInText, resolvePlace, type Place } from '../../lib/geo.js';
+import { invalid } from '../../platform/errors.js';
 import { fuse, type FusionOptions, type Candidate } from '../../lib/rank-fusion.js';
 import { queryTerms } from '../../lib/search-query.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
@@ -6,7 +8,7 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { canonicalCategory } from '../companies/companies.service.js';
 import type { CompanySummary } from '../companies/companies.schemas.js';
-import type { CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
+import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
@@ -74,6 +76,53 @@ export interface SearchResult {
   limit: number;
   has_more: boolean;
   query: string;
+  place?: { name: string; country_code: string; latitude: number; longitude: number; source: 'near' | 'q'; matches_in_place: number } | null;
+}
+
+/** How far a local company may be from a searched place when the caller does not say (km). */
+export const DEFAULT_RADIUS_KM = 50;
+
+/** A place the search is about: from `near` (a filter) or named in q (a ranking preference). */
+interface PlaceContext {
+  place: Place;
+  source: 'near' | 'q';
+  radiusKm: number;
+  includeRemote: boolean;
+  /** For a place named in q: the words without it (ranks the companies located there). */
+  rest?: string;
+}
+
+/** How a company fits a place: located there, serving it from afar (remote, hybrid, nationwide), elsewhere, or unknown. */
+type PlaceFit = 'in' | 'serves' | 'far' | 'unknown';
+
+/**
+ * What a place named in q adds to a company's relevance (scores stay in [0, 1]: divided by 1 +
+ * the largest bonus). A bonus, not a factor: among companies that match the words about as well,
+ * the one there comes first and remote or nationwide providers next, but a company that matches
+ * only the place never outranks one that matches the need (a tax adviser in Munich is no
+ * answer to "a dentist in Munich"). When nothing fits there, the best matches elsewhere stay
+ * listed, nearest information attached (distance_km).
+ */
+const PLACE_FIT_BONUS: Record<PlaceFit, number> = { in: 0.25, serves: 0.05, unknown: 0, far: 0 };
+const MAX_PLACE_BONUS = 0.25;
+
+interface CandidateFacts {
+  latitude: number | null;
+  longitude: number | null;
+  service_type: string;
+  country_code: string;
+}
+
+function distanceTo(ctx: PlaceContext, c: { latitude: number | null; longitude: number | null }): number | null {
+  return c.latitude === null || c.longitude === null ? null : distanceKm(ctx.place, { latitude: c.latitude, longitude: c.longitude });
+}
+
+function placeFit(ctx: PlaceContext, c: CandidateFacts): PlaceFit {
+  const d = distanceTo(ctx, c);
+  if (d !== null && d <= ctx.radiusKm) return 'in';
+  if (c.service_type === 'remote' || c.service_type === 'hybrid') return 'serves';
+  if (c.service_type === 'nationwide' && (!ctx.place.countryCode || c.country_code === ctx.place.countryCode)) return 'serves';
+  return d === null ? 'unknown' : 'far';
 }
 
 export interface SearchServiceDeps {
@@ -102,9 +151,31 @@ export interface WeakSearchEvent {
 export const WEAK_SIMILARITY = 0.45;
 
 export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, onWeakResult }: SearchServiceDeps) {
-  function resolveFilters(q: SearchQuery): SearchFilters {
+  /** The place of a search (from near, or named in the text) and the text to rank. */
+  function resolvePlaceContext(q: SearchQuery): { ctx: PlaceContext | undefined; text: string } {
+    const text = (q.q ?? '').trim();
+    if (q.near !== undefined) {
+      const place = resolvePlace(q.near);
+      if (!place) throw invalid(['query', 'near'], `Unknown place "${q.near}": give a city (optionally with its country, e.g. "Portland, US") or "lat,lng" in decimal degrees`, q.near, 'value_error');
+      return { ctx: { place, source: 'near', radiusKm: q.radius_km ?? DEFAULT_RADIUS_KM, includeRemote: q.include_remote ?? true }, text };
+    }
+    if (q.radius_km !== undefined) throw invalid(['query', 'radius_km'], 'radius_km needs near (the place to measure from)', q.radius_km, 'value_error');
+    // A place named in the words ranks by it, unless the caller already filtered by city or country.
+    const named = text && !q.city && !q.country ? findPlaceInText(text) : undefined;
+    if (named) return { ctx: { place: named.place, source: 'q', radiusKm: DEFAULT_RADIUS_KM, includeRemote: true, rest: named.rest }, text };
+    if (q.sort === 'distance') throw invalid(['query', 'sort'], 'sort=distance needs near (or a place named in q)', q.sort, 'value_error');
+    return { ctx: undefined, text };
+  }
+
+  function nearFilter(ctx: PlaceContext, includeRemote: boolean): NonNullable<SearchFilters['near']> {
+    return { latitude: ctx.place.latitude, longitude: ctx.place.longitude, radiusKm: ctx.radiusKm, countryCode: ctx.place.countryCode, includeRemote };
+  }
+
+  function resolveFilters(q: SearchQuery, ctx?: PlaceContext): SearchFilters {
     const code = countryCode(q.country);
     return {
+      updatedSince: q.updated_since,
+      near: ctx?.source === 'near' ? nearFilter(ctx, ctx.includeRemote) : undefined,
       category: q.category ? (canonicalCategory(q.category) ?? q.category) : undefined,
       countryCode: code,
       countryName: q.country && !code ? q.country : undefined,
@@ -197,9 +268,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
     const limit = q.limit ?? 10;
     const offset = q.offset ?? 0;
-    const text = (q.q ?? '').trim();
-    const filters = resolveFilters(q);
-    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, limit, offset]);
+    const { ctx, text } = resolvePlaceContext(q);
+    const filters = resolveFilters(q, ctx);
+    const sort = q.sort ?? 'relevance';
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
     const stats = await repo.corpusStats();
     const { version } = stats;
@@ -209,16 +281,33 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await compute(text, filters, mode, limit, offset, stats);
+    const fresh = await compute(text, filters, mode, limit, offset, stats, ctx, sort);
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
     return fresh;
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats): Promise<{ result: SearchResult; bestSimilarity: number }> {
+  /** The place block of a result and the distance of each company on the page. */
+  function withPlace(result: SearchResult, ctx: PlaceContext | undefined, rows: Map<string, CandidateFacts>): SearchResult {
+    if (!ctx) return result;
+    let matches = 0;
+    const list = result.companies.map((c) => {
+      const facts = rows.get(c.id);
+      if (!facts) return { ...c, distance_km: null };
+      const fit = placeFit(ctx, facts);
+      if (fit === 'in' || fit === 'serves') matches++;
+      const d = distanceTo(ctx, facts);
+      return { ...c, distance_km: d === null ? null : Math.round(d * 10) / 10 };
+    });
+    const { place } = ctx;
+    return { ...result, companies: list, place: { name: place.name, country_code: place.countryCode, latitude: place.latitude, longitude: place.longitude, source: ctx.source, matches_in_place: matches } };
+  }
+
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name'): Promise<{ result: SearchResult; bestSimilarity: number }> {
     if (!text) {
-      const { rows, total } = await repo.browse(filters, limit, offset);
+      const browseSort: BrowseSort = sort === 'relevance' ? 'default' : sort;
+      const { rows, total } = await repo.browse(filters, limit, offset, browseSort);
       const result = {
         companies: rows.map((r) => companies.toSummary(r, 0, [])),
         total_found: total,
@@ -227,9 +316,43 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
         has_more: offset + rows.length < total,
         query: '',
       };
-      return { result, bestSimilarity: 0 };
+      return { result: withPlace(result, ctx, new Map(rows.map((r) => [r.id, r]))), bestSimilarity: 0 };
     }
-    const ranked = await rank(text, filters, mode, stats);
+    // The whole text ranks the directory (a place's name in a profile is evidence too); the words
+    // without the place rank the companies located there.
+    let ranked: { id: string; score: number; sources: ('semantic' | 'keyword')[] }[] = await rank(text, filters, mode, stats);
+    const bestSimilarity = (ranked as Awaited<ReturnType<typeof rank>>).bestSimilarity;
+    if (ctx?.source === 'q') {
+      // Companies in the named place that match the rest of the words join the candidates, even
+      // when the whole directory holds stronger matches elsewhere.
+      const local = await rank(ctx.rest ?? text, { ...filters, near: nearFilter(ctx, false) }, mode, stats);
+      const seen = new Set(ranked.map((r) => r.id));
+      ranked = [...ranked, ...local.filter((r) => !seen.has(r.id))];
+    }
+    const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
+    if (ctx || sort !== 'relevance') for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
+    if (ctx?.source === 'q') {
+      const top = ranked.reduce((m, r) => Math.max(m, r.score), 0) || 1;
+      ranked = ranked
+        .map((r) => {
+          const f = facts.get(r.id);
+          // The bonus grows with relevance up to half the best score: matching only the place earns little.
+          const bonus = (f ? PLACE_FIT_BONUS[placeFit(ctx, f)] : 0) * Math.min(1, r.score / (0.5 * top));
+          return { ...r, score: (r.score + bonus) / (1 + MAX_PLACE_BONUS) };
+        })
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    }
+    if (sort !== 'relevance') {
+      const key = (id: string): number | string => {
+        const f = facts.get(id);
+        if (!f) return Infinity;
+        if (sort === 'distance') return ctx ? (distanceTo(ctx, f) ?? Infinity) : Infinity;
+        if (sort === 'newest') return -new Date(f.created_at).getTime();
+        return f.name.toLowerCase();
+      };
+      // Stable: equal keys keep their relevance order.
+      ranked = ranked.map((r, i) => ({ r, i, k: key(r.id) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i)).map((x) => x.r);
+    }
     const page = ranked.slice(offset, offset + limit);
     const rows = await companies.findManyByIds(page.map((p) => p.id));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -238,7 +361,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       return row ? [companies.toSummary(row, p.score, p.sources)] : [];
     });
     const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
-    return { result, bestSimilarity: ranked.bestSimilarity };
+    return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
   }
 
   /** The search plus its best raw similarity; `report` lets weak results reach onWeakResult. */
@@ -254,7 +377,20 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { result: { ...result, companies: [...list] }, bestSimilarity };
   }
 
+  /**
+   * For a place named in the text: how well the best company there (or serving it remotely or
+   * nationwide) matches the rest of the words, as a raw cosine similarity (compare with
+   * WEAK_SIMILARITY). Undefined when the text names no place.
+   */
+  async function bestSimilarityInPlace(text: string): Promise<number | undefined> {
+    const { ctx } = resolvePlaceContext({ q: text });
+    if (!ctx || ctx.source !== 'q') return undefined;
+    const ranked = await rank(ctx.rest ?? text, { near: nearFilter(ctx, true) }, 'semantic', await repo.corpusStats());
+    return ranked.bestSimilarity;
+  }
+
   return {
+    bestSimilarityInPlace,
     search: async (q: SearchQuery, mode: SearchMode = 'hybrid'): Promise<SearchResult> => (await run(q, mode, true)).result,
     /** The same search with its best raw similarity and without the weak-result hook (ask judges and records its own questions). */
     searchWithSignal: (q: SearchQuery, mode: SearchMode = 'hybrid') => run(q, mode, false),

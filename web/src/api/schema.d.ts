@@ -1410,6 +1410,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/companies/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change feed: companies created, updated or removed since a cursor
+         * @description Mirrors the directory: read from the start (no since), keep next_cursor, and read again with since=next_cursor (at once while has_more, later to catch up). Changes come oldest first; each company appears once per page with its current profile, or as a removed tombstone. The cursor never skips a change, even when writes commit out of order: a change becomes visible only once every older transaction has finished. A malformed cursor is 422.
+         */
+        get: operations["companies.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/confirm-email": {
         parameters: {
             query?: never;
@@ -1975,6 +1995,13 @@ export interface components {
             categories: string[];
             total: number;
         };
+        ChangesResponse: {
+            changes: components["schemas"]["CompanyChange"][];
+            /** @description true when more changes are waiting right now (read again at once) */
+            has_more: boolean;
+            /** @description Pass as since to read on; store it to resume later */
+            next_cursor: string;
+        };
         CheckoutRequest: {
             /** @description Where the browser goes when the payment is abandoned; within BASE_URL */
             cancel_url?: string;
@@ -2015,6 +2042,19 @@ export interface components {
             reused: boolean;
             /** @description Send the browser here (the provider's payment page; offline: the success landing) */
             url: string;
+        };
+        CompanyChange: {
+            /** @description upserted: created or changed (company holds the current profile); removed: deleted from the directory (a tombstone) */
+            change: "upserted" | "removed";
+            /** Format: date-time */
+            changed_at: string;
+            /** @description The profile as it is now; null for removed companies */
+            company: components["schemas"]["CompanyProfile"] | null;
+            /**
+             * Format: uuid
+             * @description Company id
+             */
+            id: string;
         };
         CompanyProfile: {
             /** @description True when the company is verified and can receive proposals */
@@ -2068,6 +2108,8 @@ export interface components {
             category: string;
             /** @description Plain text */
             description: string;
+            /** @description Distance from the searched place (near, or a place named in q) to the company's city, in km; null when the city is unknown. Present only when a place was searched */
+            distance_km?: number | null;
             /** Format: uuid */
             id: string;
             industry: string;
@@ -2308,6 +2350,10 @@ export interface components {
             country: string;
             /** @description ISO 3166-1 alpha-2 code, empty when unknown */
             country_code: string;
+            /** @description Latitude of the city (decimal degrees, from an offline gazetteer of GeoNames cities); null when the city is unknown */
+            latitude: number | null;
+            /** @description Longitude of the city; null when the city is unknown */
+            longitude: number | null;
         };
         MagicLinkRequest: {
             /**
@@ -2722,6 +2768,18 @@ export interface components {
             has_more: boolean;
             limit: number;
             offset: number;
+            /** @description The place results were ranked or filtered for; present only when there is one */
+            place?: {
+                /** @description ISO 3166-1 alpha-2; empty for a bare coordinate pair */
+                country_code: string;
+                latitude: number;
+                longitude: number;
+                /** @description Results on this page located within the radius, or serving it remotely or nationwide */
+                matches_in_place: number;
+                name: string;
+                /** @description near: the near parameter; q: a place named in the query, which ranks companies there (and remote ones) first instead of filtering */
+                source: "near" | "q";
+            } | null;
             /** @description The q that was searched ("" when browsing) */
             query: string;
             /** @description Companies that matched. For text queries this counts the fused candidates (at most 200 keyword + 100 semantic + 20 name matches), not every company that shares a word */
@@ -7801,17 +7859,27 @@ export interface operations {
                 city?: string;
                 /** @description Country name or ISO code (e.g. Germany, DE, DEU) */
                 country?: string;
+                /** @description With near: false keeps only companies located within radius_km (default true) */
+                include_remote?: boolean;
                 /** @description Part of the industry label (case-insensitive) */
                 industry?: string;
                 /** @description true returns verified companies only (those that accept proposals) */
                 is_verified?: boolean;
                 limit?: number;
+                /** @description A place: a city name, optionally with its country ("Munich", "Portland, US"), or "lat,lng" in decimal degrees. Local companies farther than radius_km are left out; remote and hybrid companies, and nationwide ones of that country, stay unless include_remote=false. Results carry distance_km. An unknown place is 422 */
+                near?: string;
                 /** @description Rows to skip */
                 offset?: number;
                 /** @description What the customer needs, in any words. Optional: without it the filtered directory is listed (featured, then verified, then by name). */
                 q?: string;
+                /** @description With near: how far a local company may be, in km (default 50) */
+                radius_km?: number;
                 /** @description remote, local, nationwide or hybrid */
                 service_type?: "remote" | "local" | "nationwide" | "hybrid";
+                /** @description relevance (default), distance (needs near, or a place named in q), newest (first listed first) or name */
+                sort?: "relevance" | "distance" | "newest" | "name";
+                /** @description Only companies whose profile changed at or after this instant (RFC 3339, e.g. 2026-11-01T00:00:00Z) */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -7926,6 +7994,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "companies.changes": {
+        parameters: {
+            query?: {
+                /** @description Changes per page */
+                limit?: number;
+                /** @description The next_cursor of the previous page; omit (or leave empty) to start from the beginning */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesResponse"];
                 };
             };
             /** @description Default Response */

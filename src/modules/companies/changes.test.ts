@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, type TestContext } from '../../test/helpers.js';
+
+interface Change {
+  id: string;
+  change: 'upserted' | 'removed';
+  changed_at: string;
+  company: { id: string; name: string; location: { latitude: number | null } } | null;
+}
+
+describe('change feed: GET /api/v1/agent/companies/changes', () => {
+  let t: TestContext;
+  let ids: string[];
+
+  /** Every change after `since`, following next_cursor while has_more. */
+  async function readAll(since: string | undefined, limit = 2): Promise<{ changes: Change[]; cursor: string }> {
+    const changes: Change[] = [];
+    let cursor = since;
+    for (;;) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?limit=${limit}${cursor ? `&since=${cursor}` : ''}` });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      changes.push(...body.changes);
+      cursor = body.next_cursor;
+      if (!body.has_more) return { changes, cursor: cursor! };
+    }
+  }
+
+  before(async () => {
+    t = await buildTestApp();
+    ids = await seedCompanies(t.app, [
+      companyFixture({ name: 'Feed One', city: 'Munich', country: 'Germany' }),
+      companyFixture({ name: 'Feed Two', city: 'Nowhere Special', country: 'Germany' }),
+      companyFixture({ name: 'Feed Three', city: 'Leeds', country: 'GB' }),
+    ]);
+  });
+  after(async () => {
+    await t.close();
+    await closeTestEmbeddings();
+  });
+
+  it('lists every company from the start, paged, with current profiles and city coordinates', async () => {
+    const { changes } = await readAll(undefined);
+    assert.deepEqual(changes.map((c) => c.id), ids);
+    assert.ok(changes.every((c) => c.change === 'upserted' && c.company?.id === c.id));
+    assert.ok(Math.abs(changes[0]!.company!.location.latitude! - 48.137) < 0.01, 'Munich has coordinates');
+    assert.equal(changes[1]!.company!.location.latitude, null, 'an unknown city has none');
+  });
+
+  it('reports updates and removals after the cursor, each company once, and never skips', async () => {
+    const { cursor } = await readAll(undefined);
+    const empty = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?since=${cursor}` });
+    assert.deepEqual(empty.json().changes, []);
+    assert.equal(empty.json().next_cursor, cursor, 'an empty page keeps the cursor');
+
+    await t.db.query("UPDATE companies SET description = 'Changed once' WHERE id = $1", [ids[0]]);
+    await t.db.query("UPDATE companies SET description = 'Changed twice' WHERE id = $1", [ids[0]]);
+    await t.db.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [ids[1]]);
+    const [added] = await seedCompanies(t.app, [companyFixture({ name: 'Feed Four' })]);
+    await t.db.query('DELETE FROM companies WHERE id = $1', [ids[2]]);
+    // An embedding refresh alone is no change an agent can see.
+    await t.db.query('UPDATE companies SET embedding_model = embedding_model WHERE id = $1', [added]);
+
+    const next = await readAll(cursor);
+    assert.deepEqual(next.changes.map((c) => [c.id, c.change]), [[ids[0], 'upserted'], [ids[1], 'removed'], [added, 'upserted'], [ids[2], 'removed']]);
+    assert.equal(next.changes[0]!.company!.name, 'Feed One');
+    assert.equal(next.changes[1]!.company, null, 'a tombstone carries no profile');
+    assert.deepEqual((await readAll(next.cursor)).changes, []);
+  });
+
+  it('sets coordinates when an owner edit changes the city', async () => {
+    const { cursor } = await readAll(undefined);
+    const admin = await signInAdmin(t);
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/tools/${ids[0]}`, headers: bearer(admin), payload: { city: 'Leeds', country: 'United Kingdom' } });
+    assert.equal(edit.statusCode, 200, edit.body);
+    const { changes } = await readAll(cursor);
+    assert.equal(changes.length, 1);
+    assert.ok(Math.abs(changes[0]!.company!.location.latitude! - 53.8) < 0.1, JSON.stringify(changes[0]!.company!.location));
+  });
+
+  it('refuses a malformed cursor or limit with a 422 naming the field', async () => {
+    for (const [query, field] of [['since=not-a-cursor', 'since'], ['since=a%20b', 'since'], ['limit=0', 'limit'], ['limit=501', 'limit']] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?${query}` });
+      assert.equal(res.statusCode, 422, `${query}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc, ['query', field]);
+    }
+  });
+
+  it('holds a change back while an older transaction is still open, then delivers both (PostgreSQL: concurrent writers)', async (ctx) => {
+    if (t.db.kind !== 'postgres') {
+      ctx.skip('PGlite runs one transaction at a time: writes cannot commit out of order there');
+      return;
+    }
+    const { cursor } = await readAll(undefined);
+    const [x, y] = await seedCompanies(t.app, [companyFixture({ name: 'Slow Writer' }), companyFixture({ name: 'Fast Writer' })]);
+    const start = await readAll(cursor);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let slowStarted!: () => void;
+    const started = new Promise<void>((r) => (slowStarted = r));
+    // The older transaction writes first and commits last.
+    const slow = t.db.transaction(async (tx) => {
+      await tx.query("UPDATE companies SET description = 'slow' WHERE id = $1", [x]);
+      slowStarted();
+      await held;
+    });
+    await started;
+    await t.db.query("UPDATE companies SET description = 'fast' WHERE id = $1", [y]);
+    const during = await readAll(start.cursor);
+    assert.deepEqual(during.changes, [], 'the later commit waits for the older open transaction');
+    release();
+    await slow;
+    const afterwards = await readAll(during.cursor);
+    assert.deepEqual(afterwards.changes.map((c) => c.id).sort(), [x, y].sort());
+  });
+});
