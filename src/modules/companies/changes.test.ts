@@ -28,7 +28,8 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
   }
 
   before(async () => {
-    t = await buildTestApp();
+    // The mirroring reader polls in a tight loop: lift the per-client request budget.
+    t = await buildTestApp({}, { RATE_LIMIT_IP_PER_MINUTE: '1000000' });
     ids = await seedCompanies(t.app, [
       companyFixture({ name: 'Feed One', city: 'Munich', country: 'Germany' }),
       companyFixture({ name: 'Feed Two', city: 'Nowhere Special', country: 'Germany' }),
@@ -87,6 +88,45 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     }
   });
 
+  it('lets a reader that polls during concurrent writes mirror the directory exactly (no change skipped, deletions included)', async () => {
+    const mirror = new Map<string, string>();
+    let cursor: string | undefined;
+    const poll = async () => {
+      const page = await readAll(cursor, 7);
+      for (const c of page.changes) {
+        if (c.change === 'removed') mirror.delete(c.id);
+        else mirror.set(c.id, (c.company as unknown as { description: string }).description);
+      }
+      cursor = page.cursor;
+    };
+    let writing = true;
+    const writer = async (w: number) => {
+      const mine: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        if (i % 4 === 3 && mine.length) {
+          await t.db.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [mine.shift()]);
+        } else if (i % 2 === 1 && mine.length) {
+          await t.db.query('UPDATE companies SET description = $2 WHERE id = $1', [mine[0], `writer ${w} step ${i}`]);
+        } else {
+          const [created] = await seedCompanies(t.app, [companyFixture({ name: `Mirror ${w}.${i}`, description: `writer ${w} created ${i}` })]);
+          mine.push(created!);
+        }
+      }
+    };
+    const reader = (async () => {
+      while (writing) {
+        await poll();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await Promise.all([0, 1, 2, 3].map(writer));
+    writing = false;
+    await reader;
+    await poll();
+    const live = await t.db.query<{ id: string; description: string }>('SELECT id, description FROM companies WHERE deleted_at IS NULL');
+    assert.deepEqual(new Map([...mirror].sort()), new Map(live.map((r) => [r.id, r.description] as [string, string]).sort()));
+  });
+
   it('holds a change back while an older transaction is still open, then delivers both (PostgreSQL: concurrent writers)', async (ctx) => {
     if (t.db.kind !== 'postgres') {
       ctx.skip('PGlite runs one transaction at a time: writes cannot commit out of order there');
@@ -99,19 +139,21 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     const held = new Promise<void>((r) => (release = r));
     let slowStarted!: () => void;
     const started = new Promise<void>((r) => (slowStarted = r));
-    // The older transaction writes first and commits last.
+    // The older transaction (it takes its transaction id first) writes its company after the
+    // younger one has committed, so the younger change commits first but sorts after it.
     const slow = t.db.transaction(async (tx) => {
-      await tx.query("UPDATE companies SET description = 'slow' WHERE id = $1", [x]);
+      await tx.query('SELECT pg_current_xact_id()');
       slowStarted();
       await held;
+      await tx.query("UPDATE companies SET description = 'slow' WHERE id = $1", [x]);
     });
     await started;
     await t.db.query("UPDATE companies SET description = 'fast' WHERE id = $1", [y]);
     const during = await readAll(start.cursor);
-    assert.deepEqual(during.changes, [], 'the later commit waits for the older open transaction');
+    assert.deepEqual(during.changes, [], 'a committed change waits while an older transaction is open');
     release();
     await slow;
     const afterwards = await readAll(during.cursor);
-    assert.deepEqual(afterwards.changes.map((c) => c.id).sort(), [x, y].sort());
+    assert.deepEqual(afterwards.changes.map((c) => c.id), [x, y], 'both arrive, in transaction order, after the cursor read during the wait');
   });
 });
