@@ -14,7 +14,7 @@ describe('language-model provider', () => {
   after(() => fake.close());
 
   const schema = Type.Object({ city: Type.String() }, { additionalProperties: false });
-  const client = () => createLlm({ ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 300, maxRetries: 1 })!;
+  const client = () => createLlm({ ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 1500, maxRetries: 1 })!;
 
   it('is absent without LLM_BASE_URL', () => {
     assert.equal(createLlm(testConfig().llm), undefined);
@@ -37,7 +37,7 @@ describe('language-model provider', () => {
     let n = 0;
     fake.respond = () => (n++ === 0 ? { status: 500 } : 'fine');
     assert.equal(await client().completeText({ messages: [{ role: 'user', content: 'x' }] }), 'fine');
-    fake.respond = () => ({ delayMs: 2000, content: 'late' });
+    fake.respond = () => ({ delayMs: 6000, content: 'late' });
     await assert.rejects(client().completeText({ messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof AppError && e.code === 'upstream_timeout');
   });
 });

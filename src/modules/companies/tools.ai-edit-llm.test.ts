@@ -12,7 +12,7 @@ describe('AI edit through a language model (fake chat-completions server)', () =
 
   before(async () => {
     fake = await startFakeLlm();
-    t = await buildTestApp({ llm: { ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 300, maxRetries: 0 } });
+    t = await buildTestApp({ llm: { ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 1500, maxRetries: 0 } });
     [id] = (await seedCompanies(t.app, [
       companyFixture({ name: 'Delta Tiles', website_url: 'https://delta-tiles.com', category: 'Construction & Home Services', keywords: ['tiles'], phone: '+49 1 2', city: 'Berlin' }),
     ])) as [string];
@@ -71,7 +71,7 @@ describe('AI edit through a language model (fake chat-completions server)', () =
   });
 
   it('answers 504 when the model does not answer in time', async () => {
-    fake.respond = () => ({ delayMs: 2000, content: '{}' });
+    fake.respond = () => ({ delayMs: 6000, content: '{}' });
     const res = await aiEdit({ instruction: 'set city to Graz' });
     assert.equal(res.statusCode, 504);
     assert.equal(typeof res.json().detail, 'string');
