@@ -65,7 +65,11 @@ const EXONYMS: Record<string, string> = {
   brunswick: 'braunschweig', galway: 'gaillimh', thehague: 'denhaag', antwerp: 'antwerpen', ghent: 'gent', bruges: 'brugge',
   florence: 'firenze', naples: 'napoli', turin: 'torino', genoa: 'genova', venice: 'venezia', seville: 'sevilla',
   lucerne: 'luzern', geneva: 'geneve', basle: 'basel', cracow: 'krakow', krakau: 'krakow', bucharest: 'bucuresti',
-  kiev: 'kyiv', salonica: 'thessaloniki', halle: 'halleneustadt', frankfurtmain: 'frankfurtammain',
+  kiev: 'kyiv', salonica: 'thessaloniki', frankfurtmain: 'frankfurtammain',
+  // Names in the city's own language where GeoNames uses the English one, and older English names.
+  munchen: 'munich', wien: 'vienna', praha: 'prague', roma: 'rome', milano: 'milan', lisboa: 'lisbon', warszawa: 'warsaw',
+  kobenhavn: 'copenhagen', bangalore: 'bengaluru', bombay: 'mumbai', calcutta: 'kolkata', madras: 'chennai', peking: 'beijing',
+  saigon: 'hochiminhcity', nyc: 'newyorkcity', newyork: 'newyorkcity',
 };
 
 /** The most populous city of that name, in that country when one is given. */

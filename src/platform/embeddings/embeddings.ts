@@ -48,12 +48,42 @@ class LruCache<V> {
   }
 }
 
+/** Most query texts one model call takes when queries queue up behind busy workers. */
+const QUERY_BATCH = 32;
+
 abstract class CachedProvider implements EmbeddingProvider {
   abstract readonly model: string;
   readonly dimensions = DIMENSIONS;
   private readonly cache: LruCache<Promise<number[]>>;
-  constructor(cacheSize: number) {
+  /**
+   * Query micro-batching: at most `maxInFlight` query calls run at once (one per worker); queries
+   * that arrive meanwhile wait and go together in the next call. A query never waits for a timer,
+   * so one client sees no added latency, and under load a model call serves many queries at
+   * little more than the cost of one (the model's fixed cost per call dominates short texts).
+   */
+  private readonly queued: { text: string; resolve: (v: number[]) => void; reject: (e: unknown) => void }[] = [];
+  private inFlight = 0;
+  constructor(
+    cacheSize: number,
+    private readonly maxInFlight: number,
+  ) {
     this.cache = new LruCache(cacheSize);
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queued.length > 0) {
+      const batch = this.queued.splice(0, QUERY_BATCH);
+      this.inFlight++;
+      this.embed(batch.map((q) => q.text))
+        .then(
+          (vectors) => batch.forEach((q, i) => q.resolve(vectors[i]!)),
+          (err: unknown) => batch.forEach((q) => q.reject(err)),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
+    }
   }
   abstract embed(texts: string[]): Promise<number[][]>;
   abstract ready(): Promise<void>;
@@ -65,7 +95,10 @@ abstract class CachedProvider implements EmbeddingProvider {
     const hit = this.cache.get(key);
     if (hit) return hit;
     // Cache the promise so concurrent identical queries share one computation.
-    const p = this.embed([key]).then((v) => v[0]!);
+    const p = new Promise<number[]>((resolve, reject) => {
+      this.queued.push({ text: key, resolve, reject });
+      this.pump();
+    });
     p.catch(() => this.cache.delete(key));
     this.cache.set(key, p);
     return p;
@@ -81,7 +114,7 @@ class LocalUseProvider extends CachedProvider {
   private closed = false;
 
   constructor(workerCount: number, cacheSize: number) {
-    super(cacheSize);
+    super(cacheSize, workerCount);
     const entry = new URL(import.meta.url.endsWith('.ts') ? './use.worker.ts' : './use.worker.js', import.meta.url).href;
     for (let i = 0; i < workerCount; i++) {
       const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry } });
@@ -155,7 +188,8 @@ class OpenAiEmbeddingProvider extends CachedProvider {
     readonly model: string,
     cacheSize: number,
   ) {
-    super(cacheSize);
+    // Remote calls: a few at a time, each carrying the queries that queued meanwhile.
+    super(cacheSize, 4);
   }
   async ready(): Promise<void> {}
   isReady(): boolean {
