@@ -27,6 +27,24 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     }
   }
 
+  /**
+   * Reads on until at least `n` changes arrived. A change becomes visible once every older
+   * transaction of the whole PostgreSQL cluster has ended, so while other test files run on the
+   * same server it can arrive a moment later: a bound on waiting, not a timing assertion.
+   */
+  async function readAtLeast(since: string | undefined, n: number): Promise<{ changes: Change[]; cursor: string }> {
+    const changes: Change[] = [];
+    let cursor = since;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const page = await readAll(cursor);
+      changes.push(...page.changes);
+      cursor = page.cursor;
+      if (changes.length >= n || Date.now() > deadline) return { changes, cursor };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   before(async () => {
     // The mirroring reader polls in a tight loop: lift the per-client request budget.
     t = await buildTestApp({}, { RATE_LIMIT_IP_PER_MINUTE: '1000000' });
@@ -42,7 +60,7 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
   });
 
   it('lists every company from the start, paged, with current profiles and city coordinates', async () => {
-    const { changes } = await readAll(undefined);
+    const { changes } = await readAtLeast(undefined, 3);
     assert.deepEqual(changes.map((c) => c.id), ids);
     assert.ok(changes.every((c) => c.change === 'upserted' && c.company?.id === c.id));
     assert.ok(Math.abs(changes[0]!.company!.location.latitude! - 48.137) < 0.01, 'Munich has coordinates');
@@ -50,7 +68,7 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
   });
 
   it('reports updates and removals after the cursor, each company once, and never skips', async () => {
-    const { cursor } = await readAll(undefined);
+    const { cursor } = await readAtLeast(undefined, 3);
     const empty = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?since=${cursor}` });
     assert.deepEqual(empty.json().changes, []);
     assert.equal(empty.json().next_cursor, cursor, 'an empty page keeps the cursor');
@@ -63,7 +81,7 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     // An embedding refresh alone is no change an agent can see.
     await t.db.query('UPDATE companies SET embedding_model = embedding_model WHERE id = $1', [added]);
 
-    const next = await readAll(cursor);
+    const next = await readAtLeast(cursor, 4);
     assert.deepEqual(next.changes.map((c) => [c.id, c.change]), [[ids[0], 'upserted'], [ids[1], 'removed'], [added, 'upserted'], [ids[2], 'removed']]);
     assert.equal(next.changes[0]!.company!.name, 'Feed One');
     assert.equal(next.changes[1]!.company, null, 'a tombstone carries no profile');
@@ -71,11 +89,11 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
   });
 
   it('sets coordinates when an owner edit changes the city', async () => {
-    const { cursor } = await readAll(undefined);
+    const { cursor } = await readAtLeast(undefined, 4);
     const admin = await signInAdmin(t);
     const edit = await t.app.inject({ method: 'PUT', url: `/api/tools/${ids[0]}`, headers: bearer(admin), payload: { city: 'Leeds', country: 'United Kingdom' } });
     assert.equal(edit.statusCode, 200, edit.body);
-    const { changes } = await readAll(cursor);
+    const { changes } = await readAtLeast(cursor, 1);
     assert.equal(changes.length, 1);
     assert.ok(Math.abs(changes[0]!.company!.location.latitude! - 53.8) < 0.1, JSON.stringify(changes[0]!.company!.location));
   });
@@ -122,9 +140,16 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     await Promise.all([0, 1, 2, 3].map(writer));
     writing = false;
     await reader;
-    await poll();
     const live = await t.db.query<{ id: string; description: string }>('SELECT id, description FROM companies WHERE deleted_at IS NULL');
-    assert.deepEqual(new Map([...mirror].sort()), new Map(live.map((r) => [r.id, r.description] as [string, string]).sort()));
+    const expected = new Map(live.map((r) => [r.id, r.description] as [string, string]).sort());
+    // The last changes may still wait for older transactions elsewhere on the server (see readAtLeast).
+    const deadline = Date.now() + 30_000;
+    do {
+      await poll();
+      if (JSON.stringify([...mirror].sort()) === JSON.stringify([...expected])) break;
+      await new Promise((r) => setTimeout(r, 100));
+    } while (Date.now() < deadline);
+    assert.deepEqual(new Map([...mirror].sort()), expected);
   });
 
   it('holds a change back while an older transaction is still open, then delivers both (PostgreSQL: concurrent writers)', async (ctx) => {
@@ -132,9 +157,11 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
       ctx.skip('PGlite runs one transaction at a time: writes cannot commit out of order there');
       return;
     }
-    const { cursor } = await readAll(undefined);
+    // Everything written so far has arrived (so only this test's changes can show up below).
+    const n = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM company_changes'))[0]!.n;
+    const { cursor } = await readAtLeast(undefined, n);
     const [x, y] = await seedCompanies(t.app, [companyFixture({ name: 'Slow Writer' }), companyFixture({ name: 'Fast Writer' })]);
-    const start = await readAll(cursor);
+    const start = await readAtLeast(cursor, 2);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let slowStarted!: () => void;
@@ -153,7 +180,7 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     assert.deepEqual(during.changes, [], 'a committed change waits while an older transaction is open');
     release();
     await slow;
-    const afterwards = await readAll(during.cursor);
+    const afterwards = await readAtLeast(during.cursor, 2);
     assert.deepEqual(afterwards.changes.map((c) => c.id), [x, y], 'both arrive, in transaction order, after the cursor read during the wait');
   });
 });
