@@ -48,6 +48,8 @@ import { paymentsModule, type PaymentsService } from './modules/payments/index.j
 import { scansModule, type ScansService } from './modules/scans/index.js';
 import { siteModule } from './modules/site/index.js';
 import { webRoutes } from './modules/web/web.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { webhooksSchemas } from './modules/webhooks/webhooks.schemas.js';
 
 export interface AppDeps extends ServiceDeps {
   /** Where log lines go (tests read them to check redaction); stdout by default. */
@@ -104,7 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const lifecycle = await createServices(config, app.log, deps);
   const core = lifecycle.services;
-  const { jobs, mail, auth, guards, companies, search, system, agents, proposals, tools, admin, insights, ask, widget, mcp, crawl } = core;
+  const { jobs, mail, auth, guards, companies, search, system, agents, proposals, tools, admin, insights, ask, widget, mcp, crawl, webhooks } = core;
   registerMetrics(app, { jobs, token: config.metricsToken });
   const discovery = createDiscoveryService({
     config,
@@ -128,12 +130,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(adminAuthRoutes, { prefix: '/api/admin', auth, guards, serviceName: config.serviceName, baseUrl: config.baseUrl });
   // Only where mail cannot be delivered anyway, never in production (the route also refuses non-loopback callers).
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxRoutes, { prefix: '/dev', mail });
-  for (const schema of [...agentsSchemas, ...proposalsSchemas]) app.addSchema(schema);
+  for (const schema of [...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas]) app.addSchema(schema);
   for (const schema of [...askSchemas, ...widgetSchemas]) app.addSchema(schema);
   await app.register(async (agent) => {
     await registerAgentRateLimit(agent, { config, isWellFormedKey: agents.isWellFormedKey });
     await agent.register(agentsRoutes, { agents, guards, baseUrl: config.baseUrl });
     await agent.register(agentProposalsRoutes, { proposals, guards });
+    await agent.register(webhooksRoutes, { webhooks, guards, settings: config.webhooks });
     await agent.register(searchRoutes, { search });
     await agent.register(askAgentRoutes, { ask });
     await agent.register(companiesRoutes, { companies });

@@ -79,6 +79,25 @@ export interface Config {
     /** Per-request timeout (connect, headers, body), ms. */
     timeoutMs: number;
   };
+  /** Outbound events to agents' endpoints (modules/webhooks). */
+  webhooks: {
+    /** WEBHOOKS_SECRET_KEY: encrypts the stored signing secrets (AES-256-GCM, key derived by HKDF); generated into DATA_DIR when unset. */
+    secretKey: string | undefined;
+    /** Allow endpoints on private/loopback addresses (tests and local development only). */
+    allowPrivate: boolean;
+    /** Endpoints must use https (production); http is accepted elsewhere. */
+    requireHttps: boolean;
+    /** Delays in seconds before each retry after the first attempt (attempts = 1 + length). */
+    retryScheduleSeconds: number[];
+    /** Per-attempt timeout (connect, headers, body), ms. */
+    timeoutMs: number;
+    /** An endpoint is disabled after this many deliveries in a row exhausted every retry. */
+    disableAfterExhausted: number;
+    /** ... or when every attempt has failed for this long. */
+    disableAfterFailingHours: number;
+    /** How long the previous secret still signs after a rotation. */
+    rotationGraceHours: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -219,6 +238,22 @@ export function loadConfig(env: Env = process.env): Config {
         }),
       delayMs: int(env, 'CRAWL_DELAY_MS', 1000, 0, 60_000),
       timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    webhooks: {
+      secretKey: secretOf(env, 'WEBHOOKS_SECRET_KEY', 32),
+      allowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+      requireHttps: bool(env, 'WEBHOOKS_REQUIRE_HTTPS', nodeEnv === 'production'),
+      retryScheduleSeconds: str(env, 'WEBHOOKS_RETRY_SCHEDULE', '60,300,1800,7200,21600,43200')
+        .split(',')
+        .map((p) => {
+          const n = Number(p.trim());
+          if (!Number.isInteger(n) || n < 1 || n > 7 * 86_400) throw new ConfigError(`WEBHOOKS_RETRY_SCHEDULE has a bad delay "${p}" (whole seconds, 1 to 604800)`);
+          return n;
+        }),
+      timeoutMs: int(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+      disableAfterExhausted: int(env, 'WEBHOOKS_DISABLE_AFTER_EXHAUSTED', 3, 1, 1000),
+      disableAfterFailingHours: int(env, 'WEBHOOKS_DISABLE_AFTER_FAILING_HOURS', 24, 1, 720),
+      rotationGraceHours: int(env, 'WEBHOOKS_ROTATION_GRACE_HOURS', 24, 0, 720),
     },
   };
 }

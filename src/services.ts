@@ -29,6 +29,9 @@ import { createSearchService, type SearchService } from './modules/search/search
 import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
 import { createWidgetRepo } from './modules/widget/widget.repo.js';
 import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
+import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
+import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { emailConfirmed } from './modules/agents/agents.service.js';
 
 export interface ServiceDeps {
   /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
@@ -66,6 +69,8 @@ export interface CoreServices {
   tools: ToolsService;
   admin: AdminService;
   crawl: CrawlService;
+  /** Agents' webhook endpoints and the delivery of their events. */
+  webhooks: WebhooksService;
 }
 
 export interface CoreLifecycle {
@@ -90,6 +95,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const mail = createMailer({ config, db, jobs, log });
   const llm = createLlm(config.llm);
   const changes = await createChangeFeed(db);
+  // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
+  const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 
   const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
   const ownership = createOwnershipService({ db, companies });
@@ -115,6 +122,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     mail,
     checkMx: config.emailCheckMx,
     ...(deps.mailDns ? { dns: deps.mailDns } : {}),
+    events: { emitter: webhookEvents, db },
   });
   const verifiers: AuthVerifiers = { bearer: auth.verifyBearer, owns: ownership.owns, apiKey: agents.verifyApiKey };
   const guards = createGuards(verifiers);
@@ -124,26 +132,49 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     serviceName: config.serviceName,
     baseUrl: config.baseUrl,
     log,
+    events: webhookEvents,
   });
   const ask = createAskService({ search, companies, insights, llm, log });
   const widget = createWidgetService({
     repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log,
     pages: (companyId) => crawl.pagesOf(companyId),
   });
-  const tools = createToolsService({ db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf });
+  const tools = createToolsService({
+    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    events: {
+      // Every agent that proposed to the company hears that it is no longer verified.
+      async companyUnverified(tx, companyId) {
+        for (const agentId of await proposals.agentIdsProposedTo(tx, companyId)) {
+          await webhookEvents.emit(tx, { type: 'company.unverified', agentId, data: { company_id: companyId } });
+        }
+      },
+      dispatch: () => webhookEvents.dispatch(),
+    },
+  });
   const admin = createAdminService({ db, tools, jobs, log });
-  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, log });
+  const webhooks = createWebhooksService({
+    db, jobs, config, mail, log,
+    outbox: webhookEvents,
+    ownerOf: async (agentId) => {
+      const agent = await agents.getById(agentId);
+      return agent && emailConfirmed(agent) ? { email: agent.owner_email, name: agent.name } : undefined;
+    },
+  });
+  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, webhooks, log });
 
-  const services: CoreServices = { config, db, embeddings, jobs, mail, ownership, auth, verifiers, guards, companies, search, system, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl };
+  const services: CoreServices = { config, db, embeddings, jobs, mail, ownership, auth, verifiers, guards, companies, search, system, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl, webhooks };
   return {
     services,
     async start() {
       await jobs.start({ work: config.runJobs });
       await mail.requeuePending();
+      // Deliveries recorded while no process could queue them (a stop between a commit and its dispatch).
+      await webhooks.queuePending();
     },
     async close() {
       await insights.flush();
       await jobs.stop();
+      await webhooks.close();
       await mail.close();
       await crawl.close();
       await changes.close();

@@ -4,7 +4,9 @@ import type { Mailer } from '../../platform/mail.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, safeEqual } from '../../lib/api-key.js';
 import { toPlainLine } from '../../lib/text.js';
-import { isUniqueViolation, type AgentsRepo } from './agents.repo.js';
+import type { Db } from '../../platform/db.js';
+import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
+import { createAgentsRepo, isUniqueViolation, type AgentsRepo } from './agents.repo.js';
 import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from './agents.schemas.js';
 import { domainAcceptsMail, emailDomain, isDisposableDomain, systemDnsResolver, type MailDnsResolver } from './email-domain.js';
 import { isoTime as iso } from '../../lib/time.js';
@@ -19,6 +21,8 @@ export interface AgentsServiceDeps {
   checkMx: boolean;
   /** DNS used by the MX check; tests pass a fake. */
   dns?: MailDnsResolver;
+  /** Webhook events (agent.deactivated, agent.reactivated), recorded in the transaction of the change. */
+  events?: { emitter: WebhookEmitter; db: Db };
 }
 
 /** How long a registration may stay unconfirmed before its address is free again. */
@@ -37,8 +41,25 @@ export function toAgent(row: AgentRow): Agent {
   return { id: row.id, name: row.name, owner_email: row.owner_email, is_active: row.is_active };
 }
 
-export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx, dns = systemDnsResolver }: AgentsServiceDeps) {
+export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx, dns = systemDnsResolver, events }: AgentsServiceDeps) {
   const prefix = apiKeyPrefix(serviceName);
+
+  /** Sets is_active; a real change is an event for the agent's webhooks, committed with it. */
+  async function changeActive(agentId: string, active: boolean): Promise<AgentRow | undefined> {
+    if (!events) return repo.setActive(agentId, active);
+    const row = await events.db.transaction(async (tx) => {
+      const txRepo = createAgentsRepo(tx);
+      const before = await txRepo.findById(agentId);
+      const after = await txRepo.setActive(agentId, active);
+      if (after && before && before.is_active !== active) {
+        await events.emitter.emit(tx, { type: active ? 'agent.reactivated' : 'agent.deactivated', agentId, data: { agent_id: agentId } });
+      }
+      return after;
+    });
+    // A failure loses nothing: the webhooks sweep queues recorded deliveries every minute.
+    await events.emitter.dispatch().catch(() => {});
+    return row;
+  }
 
   /** Normalises and vets an owner email (loc names the field for the 422). */
   async function vetEmail(raw: string, loc: string[]): Promise<string> {
@@ -202,7 +223,7 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
     },
 
     async deactivateSelf(agentId: string) {
-      const row = await repo.setActive(agentId, false);
+      const row = await changeActive(agentId, false);
       if (!row) throw notFound('Agent');
       return { agent: toAgent(row), message: 'Agent deactivated. Its proposals are kept; its API key no longer works.' };
     },
@@ -214,7 +235,7 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
     // Administration
 
     async setActive(agentId: string, active: boolean): Promise<AgentRow> {
-      const row = await repo.setActive(agentId, active);
+      const row = await changeActive(agentId, active);
       if (!row) throw notFound('Agent');
       return row;
     },

@@ -52,6 +52,11 @@ export interface ToolsServiceDeps {
   audit: AuditRecorder;
   /** The auth module's ownership lookup (company ids a user owns). */
   ownedCompanyIds: (userId: string) => Promise<string[]>;
+  /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
+  events?: {
+    companyUnverified(q: Queryable, companyId: string): Promise<void>;
+    dispatch(): Promise<void>;
+  };
 }
 
 const editable = new Set<string>(EDITABLE_FIELDS);
@@ -453,13 +458,17 @@ export function createToolsService(deps: ToolsServiceDeps) {
     },
 
     async setFlag(id: string, flag: 'is_verified' | 'is_featured', value: boolean, actor: Actor): Promise<ToolDetailResponse> {
-      return db.transaction(async (tx) => {
+      const out = await db.transaction(async (tx) => {
         const row = await getRow(id, tx, true);
         const updated = (await createToolsRepo(tx).setFlag(id, flag, value))!;
         const action = flag === 'is_verified' ? (value ? 'companies.verify' : 'companies.unverify') : 'companies.featured';
         await audit(tx, { adminId: actor.id, adminEmail: actor.email, action, targetType: 'company', targetId: id, before: { [flag]: row[flag] }, after: { [flag]: value } });
+        if (flag === 'is_verified' && !value && row.is_verified) await deps.events?.companyUnverified(tx, id);
         return detail(updated, true, tx);
       });
+      // A failed dispatch loses nothing: the webhooks sweep queues recorded deliveries every minute.
+      await deps.events?.dispatch().catch(() => {});
+      return out;
     },
 
     async setSubscription(id: string, body: { plan: string; status?: (typeof SubscriptionStatuses)[number] | undefined; period_start?: string | null | undefined; period_end?: string | null | undefined; period_months?: number | undefined; note?: string | undefined }, actor: Actor): Promise<ToolDetailResponse> {

@@ -21,6 +21,7 @@ import {
 } from '../proposals/proposals.schemas.js';
 import { z } from 'zod';
 import { describeTool } from './mcp.protocol.js';
+import { webhookTools, type McpWebhooksPort } from './mcp.webhook-tools.js';
 import { runTool, zodFromTypeBox, zodFromTypeBoxes, type McpEndpoint, type ToolDef, type ToolRunnerDeps } from './mcp.tools.js';
 import { isUuid } from '../../lib/ids.js';
 
@@ -45,13 +46,14 @@ export interface McpServiceDeps {
   agents?: McpAgentsPort;
   proposals?: McpProposalsPort;
   ask?: McpAskPort;
+  webhooks?: McpWebhooksPort;
   log: ToolRunnerDeps['log'];
 }
 
 const asObject = (v: object) => v as Record<string, unknown>;
 
 export function createMcpService(deps: McpServiceDeps) {
-  const { config, search, companies, agents, proposals, ask } = deps;
+  const { config, search, companies, agents, proposals, ask, webhooks } = deps;
   const baseUrl = config.baseUrl;
   const service = config.serviceName;
   const runner: ToolRunnerDeps = { baseUrl, verifyKey: () => deps.verifiers.apiKey, log: deps.log };
@@ -171,6 +173,7 @@ export function createMcpService(deps: McpServiceDeps) {
         },
       );
     }
+    if (webhooks) tools.push(...webhookTools(webhooks));
     return tools;
   }
 
@@ -181,7 +184,7 @@ export function createMcpService(deps: McpServiceDeps) {
     instructions:
       `${service} is a business directory for AI agents. Find companies with search_companies (describe the customer's need in q), ` +
       `read one with get_company, and, with an agent API key in the X-API-Key header, send proposals to verified companies and follow their answers ` +
-      `(create_proposal, list_proposals, get_proposal, reply_to_proposal). Register for a key: POST ${baseUrl}/api/v1/agent/register. Docs: ${baseUrl}/${service}.md`,
+      `(create_proposal, list_proposals, get_proposal, reply_to_proposal), or have their answers pushed to you as signed webhooks (create_webhook). Register for a key: POST ${baseUrl}/api/v1/agent/register. Docs: ${baseUrl}/${service}.md`,
     tools: agentTools(),
   };
 

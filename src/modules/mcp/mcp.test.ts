@@ -11,7 +11,8 @@ import { originAllowed } from './mcp.routes.js';
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 const AGENT_TOOLS = ['search_companies', 'get_company', 'get_company_by_website', 'list_categories', 'ask', 'get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal'];
-const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal'];
+const WEBHOOK_TOOLS = ['create_webhook', 'list_webhooks', 'update_webhook', 'delete_webhook', 'rotate_webhook_secret', 'list_webhook_deliveries', 'redeliver_webhook', 'send_test_webhook'];
+const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal', ...WEBHOOK_TOOLS];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('MCP servers', () => {
@@ -78,7 +79,7 @@ describe('MCP servers', () => {
       const client = await connect();
       try {
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((x) => x.name).sort(), [...AGENT_TOOLS].sort());
+        assert.deepEqual(tools.map((x) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS].sort());
         const search = tools.find((x) => x.name === 'search_companies')!;
         const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
         assert.equal(props.limit!.maximum, 20);
@@ -241,6 +242,36 @@ describe('MCP servers', () => {
         await client.close();
       }
     });
+
+    it('manages webhook endpoints with a key: the secret once, never again; bad input and unknown ids are tool errors', async () => {
+      const client = await connect('/mcp', { 'X-API-Key': key });
+      try {
+        // The test app refuses private addresses, as production does: a public literal address is accepted (nothing is sent here).
+        const refused = (await client.callTool({ name: 'create_webhook', arguments: { url: 'https://127.0.0.1/hook' } })) as ToolResult;
+        assert.equal(refused.isError, true);
+        assert.match(refused.content[0]!.text, /public address/);
+        const created = (await client.callTool({ name: 'create_webhook', arguments: { url: 'https://93.184.216.34/hook', event_types: ['proposal.responded'] } })) as ToolResult;
+        assert.ok(!created.isError, created.content[0]?.text);
+        assert.match(String(created.structuredContent!.secret), /^whsec_/);
+        const endpointId = (created.structuredContent!.endpoint as { id: string }).id;
+        const listed = (await client.callTool({ name: 'list_webhooks', arguments: {} })) as ToolResult;
+        assert.deepEqual((listed.structuredContent!.endpoints as { id: string }[]).map((e) => e.id), [endpointId]);
+        assert.ok(!JSON.stringify(listed.structuredContent).includes('whsec_'));
+        const off = (await client.callTool({ name: 'update_webhook', arguments: { webhook_id: endpointId, enabled: false } })) as ToolResult;
+        assert.equal(off.structuredContent!.enabled, false);
+        const badType = (await client.callTool({ name: 'update_webhook', arguments: { webhook_id: endpointId, event_types: ['nope'] } })) as ToolResult;
+        assert.equal(badType.isError, true);
+        const log = (await client.callTool({ name: 'list_webhook_deliveries', arguments: { webhook_id: endpointId } })) as ToolResult;
+        assert.equal(log.structuredContent!.total, 0);
+        const unknown = (await client.callTool({ name: 'rotate_webhook_secret', arguments: { webhook_id: UNKNOWN_ID } })) as ToolResult;
+        assert.equal(unknown.isError, true);
+        assert.match(unknown.content[0]!.text, /404/);
+        const deleted = (await client.callTool({ name: 'delete_webhook', arguments: { webhook_id: endpointId } })) as ToolResult;
+        assert.equal(deleted.structuredContent!.deleted, true);
+      } finally {
+        await client.close();
+      }
+    });
   });
 
   describe('agent server, 2026-07-28 (raw JSON-RPC)', () => {
@@ -263,7 +294,7 @@ describe('MCP servers', () => {
       const list = await modern('tools/list');
       assert.equal(list.status, 200);
       assert.equal(list.body.result.resultType, 'complete');
-      assert.deepEqual(list.body.result.tools.map((x: { name: string }) => x.name).sort(), [...AGENT_TOOLS].sort());
+      assert.deepEqual(list.body.result.tools.map((x: { name: string }) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS].sort());
       assert.equal(typeof list.body.result.ttlMs, 'number');
 
       const call = await modern('tools/call', { name: 'get_company', arguments: { company_id: verifiedId } }, { id: 'c1' });

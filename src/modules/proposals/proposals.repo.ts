@@ -38,11 +38,12 @@ export function createProposalsRepo(db: Queryable) {
       return rows[0]!.id;
     },
 
-    async addMessage(m: { proposalId: string; authorRole: 'agent' | 'company'; kind: 'request' | 'reply' | 'response'; action?: string | null; text: string }): Promise<void> {
-      await db.query(
-        `INSERT INTO proposal_messages (proposal_id, author_role, kind, action, text) VALUES ($1, $2, $3, $4, $5)`,
+    async addMessage(m: { proposalId: string; authorRole: 'agent' | 'company'; kind: 'request' | 'reply' | 'response'; action?: string | null; text: string }): Promise<number> {
+      const rows = await db.query<{ id: number | string }>(
+        `INSERT INTO proposal_messages (proposal_id, author_role, kind, action, text) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
         [m.proposalId, m.authorRole, m.kind, m.action ?? null, m.text],
       );
+      return Number(rows[0]!.id);
     },
 
     async findById(id: string): Promise<ProposalRow | undefined> {
@@ -63,6 +64,11 @@ export function createProposalsRepo(db: Queryable) {
 
     async setStatus(id: string, status: ProposalStatus): Promise<void> {
       await db.query('UPDATE proposals SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
+    },
+
+    /** Agents that ever proposed to the company (deleted proposals included). */
+    async agentIdsProposedTo(companyId: string): Promise<string[]> {
+      return (await db.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM proposals WHERE company_id = $1', [companyId])).map((r) => r.agent_id);
     },
 
     async setDeleted(id: string, deleted: boolean): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BearerPrincipal } from '../../platform/auth.js';
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
@@ -10,6 +10,7 @@ import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, ty
 import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
 import type { BatchResult, MessageRow, Proposal, ProposalDetail, ProposalMessage, ProposalRow } from './proposals.schemas.js';
 import { isoTime as iso } from '../../lib/time.js';
+import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
 
 export interface ProposalsServiceDeps {
   db: Db;
@@ -26,6 +27,8 @@ export interface ProposalsServiceDeps {
   serviceName: string;
   baseUrl: string;
   log?: { warn(obj: object, msg: string): void };
+  /** Webhook events for the agent: recorded in the transaction of the change, dispatched after it. */
+  events?: WebhookEmitter | undefined;
 }
 
 interface ProposalInput {
@@ -214,14 +217,25 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       check(locked);
       const next = nextStatus(locked.status, event);
       if (!next.ok) throw new AppError('conflict', next.reason);
-      await txRepo.addMessage(
+      const messageId = await txRepo.addMessage(
         event.by === 'agent'
           ? { proposalId, authorRole: 'agent', kind: 'reply', text }
           : { proposalId, authorRole: 'company', kind: 'response', action: event.action, text },
       );
       await txRepo.setStatus(proposalId, next.status);
+      // The company answered: the agent hears it (its own replies are no news to it).
+      if (event.by === 'company' && deps.events) {
+        const data = { proposal_id: proposalId, company_id: locked.company_id };
+        await deps.events.emit(tx, { type: `proposal.${next.status as 'approved' | 'rejected' | 'responded'}`, agentId: locked.agent_id, data: { ...data, status: next.status } });
+        if (text) await deps.events.emit(tx, { type: 'proposal.message', agentId: locked.agent_id, data: { ...data, message_id: messageId } });
+      }
       return next.status;
     });
+  }
+
+  /** Queues what the last change recorded; a failure loses nothing (the webhooks sweep queues it within a minute). */
+  async function dispatchEvents(): Promise<void> {
+    await deps.events?.dispatch().catch((err: unknown) => deps.log?.warn({ err }, 'webhook deliveries not queued yet'));
   }
 
   return {
@@ -324,6 +338,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       await transition(proposalId, { by: 'company', action: body.action }, text, (locked) => {
         if (locked.deleted_at) throw new AppError('conflict', 'This proposal is deleted: restore it before responding');
       });
+      await dispatchEvents();
       const out = await detail(proposalId);
       await notifyAgent(out);
       return out;
@@ -331,8 +346,22 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
 
     async setDeleted(principal: BearerPrincipal, proposalId: string, deleted: boolean): Promise<ProposalDetail> {
       await managedProposal(principal, proposalId);
-      await repo.setDeleted(proposalId, deleted);
+      await db.transaction(async (tx) => {
+        const txRepo = createProposalsRepo(tx);
+        const locked = await txRepo.lock(proposalId);
+        if (!locked) throw notFound('Proposal');
+        await txRepo.setDeleted(proposalId, deleted);
+        if (deps.events && Boolean(locked.deleted_at) !== deleted) {
+          await deps.events.emit(tx, { type: deleted ? 'proposal.deleted' : 'proposal.restored', agentId: locked.agent_id, data: { proposal_id: proposalId, company_id: locked.company_id } });
+        }
+      });
+      await dispatchEvents();
       return detail(proposalId);
+    },
+
+    /** Agents that proposed to a company, read with the caller's query runner (inside its transaction). */
+    agentIdsProposedTo(q: Queryable, companyId: string): Promise<string[]> {
+      return createProposalsRepo(q).agentIdsProposedTo(companyId);
     },
 
     // Administration

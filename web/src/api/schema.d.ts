@@ -1596,6 +1596,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling agent's webhook endpoints (never their secrets) */
+        get: operations["webhooks.list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (events are POSTed to it, signed)
+         * @description Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), proposal.deleted and proposal.restored (the company soft-deleted or restored it), agent.deactivated and agent.reactivated (data: agent_id), company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key. Each delivery is a POST of the JSON event {"id":"msg_…","type","version":1,"timestamp","data":{…ids, "url"}} with the Standard Webhooks headers webhook-id (the event id: the same on every retry and redelivery, de-duplicate on it), webhook-timestamp (Unix seconds of this attempt) and webhook-signature ("v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>" keyed with the base64-decoded part of the whsec_ secret; during a secret rotation two signatures separated by a space). Verify over the raw body with any Standard Webhooks library (JavaScript: new Webhook(secret).verify(rawBody, headers)) and reject timestamps more than 5 minutes old (replays). Answer 2xx quickly to acknowledge; 410 disables the endpoint; anything else (or no answer in 10 s, or a redirect) is retried: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt. An endpoint whose deliveries keep failing (every attempt for 24 hours, or 3 deliveries in a row that exhausted their retries) is disabled and the owner email is told.
+         */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description Another agent's endpoint is 404.
+         */
+        get: operations["webhooks.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its delivery log
+         * @description Pending deliveries to it are dropped.
+         */
+        delete: operations["webhooks.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the url, event types, description, or enable/disable an endpoint
+         * @description Only the fields sent change. enabled true re-enables an endpoint disabled for any reason and clears its failure counters; deliveries it missed can be redelivered.
+         */
+        patch: operations["webhooks.update"];
+        trace?: never;
+    };
+    "/api/v1/agent/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first
+         * @description Each delivery: status, attempts made, the last attempt's response status, latency and error, and when the next attempt is due. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt.
+         */
+        get: operations["webhooks.listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or failed event again
+         * @description Queues a new delivery of the same event (same webhook-id, signed afresh) with a fresh retry schedule. A still pending delivery or a disabled endpoint is 409.
+         */
+        post: operations["webhooks.redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret (the previous one keeps signing for 24 hours)
+         * @description The new secret is in this response only. Until previous_secret_expires_at, every delivery carries two signatures (new secret first, then the previous one), so a receiver verifying with either secret keeps working while the new one is deployed.
+         */
+        post: operations["webhooks.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint
+         * @description Queues a signed webhook.test event (data: endpoint_id, url) to this endpoint whatever its event types; follow it in the delivery log. A disabled endpoint is 409.
+         */
+        post: operations["webhooks.sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/company/{tool_id}": {
         parameters: {
             query?: never;
@@ -2952,6 +3081,72 @@ export interface components {
                 msg: string;
                 type: string;
             }[];
+        };
+        WebhookDelivery: {
+            /** @description Attempts made so far */
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @description msg_…: the webhook-id header, the same on every attempt and redelivery (de-duplicate on it) */
+            event_id: string;
+            event_type: string;
+            /** Format: uuid */
+            id: string;
+            last_attempt_at: string | null;
+            last_error: string | null;
+            max_attempts: number;
+            next_attempt_at: string | null;
+            redelivery_of: string | null;
+            /** @description Latency of the last attempt */
+            response_ms: number | null;
+            /** @description HTTP status of the last attempt (null: no answer) */
+            response_status: number | null;
+            /** @description pending (an attempt is due or retries remain), delivered (a 2xx answer), failed (410, retries exhausted, or the endpoint was disabled) */
+            status: "pending" | "delivered" | "failed";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        WebhookEndpoint: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            disabled_at: string | null;
+            /** @description agent: you disabled it; gone: it answered 410; failing: every delivery failed for a day or several in a row exhausted their retries (the owner email is told) */
+            disabled_reason: "agent" | "gone" | "failing" | null;
+            /** @description Disabled endpoints receive nothing (new events are not recorded for them) */
+            enabled: boolean;
+            /** @description The event types sent to this endpoint */
+            event_types: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+            /** @description Since when every attempt failed (null after a success) */
+            failing_since: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Until then deliveries also carry a signature made with the previous secret */
+            previous_secret_expires_at: string | null;
+            secret_rotated_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where events are POSTed */
+            url: string;
+        };
+        WebhookEndpointList: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+            total: number;
+        };
+        WebhookSecretEnvelope: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            message: string;
+            /** @description whsec_… signing secret: shown only here, store it now */
+            secret: string;
         };
         WidgetChatResponse: {
             /** @description Plain text */
@@ -8765,6 +8960,648 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A note for yourself */
+                    description?: string;
+                    /** @description Event types to receive; default: all */
+                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+                    /** @description https URL (http only outside production) on a public address; redirects are not followed */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretEnvelope"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        /** Format: uuid */
+                        id: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A note for yourself */
+                    description?: string;
+                    /** @description false disables; true re-enables (also after gone/failing) and clears the failure counters */
+                    enabled?: boolean;
+                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+                    /** @description https URL (http only outside production) on a public address; redirects are not followed */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.listDeliveries": {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+                /** @description pending (an attempt is due or retries remain), delivered (a 2xx answer), failed (410, retries exhausted, or the endpoint was disabled) */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretEnvelope"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.sendTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
