@@ -29,6 +29,8 @@ import { createSearchService, type SearchService } from './modules/search/search
 import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
 import { createWidgetRepo } from './modules/widget/widget.repo.js';
 import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
+import { displayName } from './lib/display-name.js';
+import { createEntitlements } from './modules/payments/index.js';
 import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { emailConfirmed } from './modules/agents/agents.service.js';
@@ -100,7 +102,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
 
   const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
   const ownership = createOwnershipService({ db, companies });
-  const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log });
+  // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
+  const entitlements = createEntitlements(db);
+  const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
   const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings, onWeakResult: insights.onWeakSearch });
   const system = createSystemService({ config, db, embeddings, jobs });
   const crawl = createCrawlService({
@@ -136,11 +140,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const ask = createAskService({ search, companies, insights, llm, log });
   const widget = createWidgetService({
-    repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log,
+    repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log, entitlements, siteName: displayName(config.serviceName),
     pages: (companyId) => crawl.pagesOf(companyId),
   });
   const tools = createToolsService({
-    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, entitlements,
     events: {
       // Every agent that proposed to the company hears that it is no longer verified.
       async companyUnverified(tx, companyId) {

@@ -68,9 +68,11 @@ export async function adminRoutes(app: App, { tools, admin, guards }: AdminRoute
   app.post('/companies/:tool_id/featured', {
     schema: {
       operationId: 'admin.setFeatured', tags, security, summary: 'Feature or unfeature a company',
-      description: 'Featured companies are listed by GET /api/tools/featured and first in browsing.',
+      description:
+        'Featured companies are listed by GET /api/tools/featured and first in browsing. Featuring is a pro-plan feature: a company whose plan is not ' +
+        'entitled to it is 402 (set its subscription first); un-featuring is always allowed.',
       params: ToolIdParams, body: FeaturedBody,
-      response: { 200: Type.Ref('ToolDetailResponse'), ...denied, 404: err, ...errorResponses },
+      response: { 200: Type.Ref('ToolDetailResponse'), ...denied, 402: err, 404: err, ...errorResponses },
     },
   }, async (req) => tools.setFlag(req.params.tool_id, 'is_featured', req.body.featured, actorOf(req)));
 

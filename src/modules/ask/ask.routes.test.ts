@@ -281,6 +281,53 @@ describe('ask with a language model', () => {
     // The other company's insights are untouched.
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${gnome}/insights`, headers: otherAuth })).json().total_queries, 1);
   });
+
+  it('shows the plan\'s history window and exports CSV on pro only (402 on free), formula cells neutralised', async () => {
+    await t.db.query('DELETE FROM insight_queries');
+    const owner = await signInOwner(t, 'owner@redline-plumbing.de', 'https://redline-plumbing.de');
+    const auth = { authorization: `Bearer ${owner.token}` };
+    const record = (question: string, daysAgo: number) =>
+      t.db.query(
+        `INSERT INTO insight_queries (company_id, category, question, source, reason, created_at) VALUES ($1, 'Pricing & costs', $2, 'widget', 'unanswered', now() - make_interval(days => $3))`,
+        [plumber, question, daysAgo],
+      );
+    await record('=HYPERLINK("http://evil.example","click") price?', 1);
+    await record('What does a "full" service cost, roughly?', 3);
+    await record('Asked a month ago', 30);
+    await record('Asked four months ago', 120);
+
+    const free = (await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights`, headers: auth })).json();
+    assert.deepEqual([free.plan, free.history_days, free.total_queries], ['free', 7, 2]);
+    const refused = await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights/export.csv`, headers: auth });
+    assert.equal(refused.statusCode, 402);
+    assert.equal(refused.json().code, 'payment_required');
+    assert.match(refused.json().detail, /needs the pro plan/);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights/export.csv` })).statusCode, 401);
+    const other = await signInOwner(t, 'someone@gnome-palace.example.org', 'https://gnome-palace.example.org');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights/export.csv`, headers: { authorization: `Bearer ${other.token}` } })).statusCode, 404);
+
+    await t.db.query(
+      `INSERT INTO company_subscriptions (company_id, plan, status, source, period_start, period_end) VALUES ($1, 'pro', 'active', 'admin', now(), now() + interval '30 days')
+       ON CONFLICT (company_id) DO UPDATE SET plan = 'pro', status = 'active', source = 'admin', period_end = now() + interval '30 days'`,
+      [plumber],
+    );
+    try {
+      const pro = (await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights`, headers: auth })).json();
+      assert.deepEqual([pro.plan, pro.history_days, pro.total_queries], ['pro', 90, 3]);
+      const csv = await t.app.inject({ method: 'GET', url: `/api/tools/${plumber}/insights/export.csv`, headers: auth });
+      assert.equal(csv.statusCode, 200, csv.body);
+      assert.match(String(csv.headers['content-type']), /^text\/csv/);
+      assert.match(String(csv.headers['content-disposition']), /attachment; filename="insights-/);
+      const lines = csv.body.split('\r\n');
+      assert.equal(lines[0], 'asked_at,category,source,reason,question');
+      assert.equal(lines.length, 5, 'header, three rows of the 90-day window, final newline');
+      assert.match(lines[1]!, /,Pricing & costs,widget,unanswered,"'=HYPERLINK\(""http:\/\/evil.example"",""click""\) price\?"$/);
+      assert.match(lines[2]!, /,"What does a ""full"" service cost, roughly\?"$/);
+      assert.ok(!csv.body.includes('four months ago'));
+    } finally {
+      await t.db.query('DELETE FROM company_subscriptions WHERE company_id = $1', [plumber]);
+    }
+  });
 });
 
 function buildLlmConfig() {

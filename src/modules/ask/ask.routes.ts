@@ -50,13 +50,40 @@ export async function askRoutes(app: App, { ask, insights, guards }: { ask: AskS
       description:
         'Unanswered or poorly answered questions that concern this company (searches and asks where it came up only as a weak match or where nothing fit, ' +
         'and questions to its chat widget that its profile could not answer), grouped into categories (topics) with counts, recent examples and last seen. ' +
-        'Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. Owner of the company or administrator.',
+        'Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. ' +
+        'The counts cover the plan\'s history window (history_days: 7 days on free, 90 on pro). Owner of the company or administrator.',
       params: ToolIdParams,
       querystring: InsightsQuerySchema,
       security: BEARER_SECURITY,
       response: { 200: Type.Ref('InsightsResponse'), 401: err, 404: err, ...errorResponses },
     },
   }, async (req) => insights.list(req.params.tool_id, req.query.limit ?? 50));
+
+  app.get('/tools/:tool_id/insights/export.csv', {
+    onRequest: manager,
+    schema: {
+      operationId: 'insights.exportCsv',
+      tags: ['tools'],
+      summary: 'Download the insight questions as CSV (pro plan)',
+      description:
+        'Every recorded question of the plan\'s history window, newest first: asked_at, category, source, reason, question (RFC 4180, UTF-8; ' +
+        'cells that a spreadsheet would read as a formula are prefixed with an apostrophe). A company on the free plan gets 402 naming the plan that unlocks it. ' +
+        'Owner of the company or administrator.',
+      params: ToolIdParams,
+      security: BEARER_SECURITY,
+      response: {
+        200: { description: 'CSV file', content: { 'text/csv': { schema: Type.String() } } },
+        401: err, 402: err, 404: err, ...errorResponses,
+      },
+    },
+  }, async (req, reply) => {
+    const csv = await insights.exportCsv(req.params.tool_id);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="insights-${req.params.tool_id}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
 
   app.delete('/tools/:tool_id/insights', {
     onRequest: manager,

@@ -33,12 +33,12 @@ export function createInsightsRepo(db: Queryable) {
       await db.query(`INSERT INTO insight_queries (company_id, category, question, source, reason) VALUES ${values.join(', ')}`, params);
     },
 
-    /** Categories of one company, most asked first; up to `examples` distinct recent questions each. */
-    async aggregate(companyId: string, limit: number, examples: number): Promise<InsightCategoryRow[]> {
+    /** Categories of one company over the last `days`, most asked first; up to `examples` distinct recent questions each. */
+    async aggregate(companyId: string, limit: number, examples: number, days: number): Promise<InsightCategoryRow[]> {
       return db.query<InsightCategoryRow>(
         `WITH cats AS (
            SELECT category, count(*)::int AS count, max(created_at) AS last_seen, array_agg(DISTINCT source ORDER BY source) AS sources
-           FROM insight_queries WHERE company_id = $1
+           FROM insight_queries WHERE company_id = $1 AND created_at >= now() - make_interval(days => $4)
            GROUP BY category
            ORDER BY count(*) DESC, max(created_at) DESC, category
            LIMIT $2
@@ -47,22 +47,33 @@ export function createInsightsRepo(db: Queryable) {
            ARRAY(
              SELECT q.question FROM (
                SELECT lower(question) AS k, max(question) AS question, max(created_at) AS at
-               FROM insight_queries WHERE company_id = $1 AND category = c.category
+               FROM insight_queries WHERE company_id = $1 AND category = c.category AND created_at >= now() - make_interval(days => $4)
                GROUP BY lower(question) ORDER BY max(created_at) DESC LIMIT $3
              ) q ORDER BY q.at DESC
            ) AS examples
          FROM cats c
          ORDER BY c.count DESC, c.last_seen DESC, c.category`,
-        [companyId, limit, examples],
+        [companyId, limit, examples, days],
       );
     },
 
-    async totals(companyId: string): Promise<{ categories: number; queries: number }> {
+    async totals(companyId: string, days: number): Promise<{ categories: number; queries: number }> {
       const [row] = await db.query<{ categories: number; queries: number }>(
-        'SELECT count(DISTINCT category)::int AS categories, count(*)::int AS queries FROM insight_queries WHERE company_id = $1',
-        [companyId],
+        `SELECT count(DISTINCT category)::int AS categories, count(*)::int AS queries FROM insight_queries
+         WHERE company_id = $1 AND created_at >= now() - make_interval(days => $2)`,
+        [companyId, days],
       );
       return row ?? { categories: 0, queries: 0 };
+    },
+
+    /** Every question of one company over the last `days`, newest first (at most `max`). */
+    async questions(companyId: string, days: number, max: number): Promise<{ created_at: string | Date; category: string; source: string; reason: string; question: string }[]> {
+      return db.query(
+        `SELECT created_at, category, source, reason, question FROM insight_queries
+         WHERE company_id = $1 AND created_at >= now() - make_interval(days => $2)
+         ORDER BY created_at DESC, id DESC LIMIT $3`,
+        [companyId, days, max],
+      );
     },
 
     async clearCategory(companyId: string, category: string): Promise<number> {

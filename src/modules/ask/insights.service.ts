@@ -3,6 +3,7 @@ import { toPlainLine } from '../../lib/text.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { WeakSearchEvent } from '../search/search.service.js';
+import type { Entitlements } from '../payments/index.js';
 import type { InsightReason, InsightSource, InsightsRepo, InsightWrite } from './insights.repo.js';
 
 /** Insight rows older than this are deleted (documented in the insights route description). */
@@ -31,6 +32,19 @@ export interface InsightsServiceDeps {
   /** Optional: places questions no keyword rule recognises into the nearest directory category. */
   embeddings?: EmbeddingProvider;
   log?: { warn: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void };
+  /** The company's plan limits (payments entitlements): how far back insights show, and whether CSV export is unlocked. */
+  entitlements?: Pick<Entitlements, 'entitlementsOf' | 'require'>;
+}
+
+/** Without a plan lookup (scripts, unit tests) the whole retention window shows. */
+const NO_PLAN = { history: INSIGHT_RETENTION_DAYS, plan: 'free' };
+/** Rows in one CSV export (the pro window holds far fewer for any real company). */
+const CSV_MAX_ROWS = 50_000;
+
+/** One CSV cell (RFC 4180), neutralised against formula injection when a spreadsheet opens it. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 function cosine(a: number[], b: number[]): number {
@@ -39,9 +53,16 @@ function cosine(a: number[], b: number[]): number {
   return dot; // both unit length
 }
 
-export function createInsightsService({ repo, jobs, embeddings, log }: InsightsServiceDeps) {
+export function createInsightsService({ repo, jobs, embeddings, log, entitlements }: InsightsServiceDeps) {
   const pending = new Set<Promise<void>>();
   let categoryVectors: Promise<[string, number[]][]> | undefined;
+
+  /** How many days of insights the company's plan shows. */
+  async function windowOf(companyId: string): Promise<{ history: number; plan: string }> {
+    if (!entitlements) return NO_PLAN;
+    const e = await entitlements.entitlementsOf(companyId);
+    return { history: Math.min(e.limits.insights_history_days, INSIGHT_RETENTION_DAYS), plan: e.effective_plan };
+  }
 
   async function purge(): Promise<number> {
     const deleted = await repo.purgeOlderThan(INSIGHT_RETENTION_DAYS);
@@ -127,7 +148,8 @@ export function createInsightsService({ repo, jobs, embeddings, log }: InsightsS
     },
 
     async list(companyId: string, limit: number) {
-      const [rows, totals] = await Promise.all([repo.aggregate(companyId, limit, EXAMPLES_PER_CATEGORY), repo.totals(companyId)]);
+      const { history, plan } = await windowOf(companyId);
+      const [rows, totals] = await Promise.all([repo.aggregate(companyId, limit, EXAMPLES_PER_CATEGORY, history), repo.totals(companyId, history)]);
       return {
         tool_id: companyId,
         categories: rows.map((r) => ({
@@ -140,7 +162,19 @@ export function createInsightsService({ repo, jobs, embeddings, log }: InsightsS
         total_categories: totals.categories,
         total_queries: totals.queries,
         retention_days: INSIGHT_RETENTION_DAYS,
+        history_days: history,
+        plan,
       };
+    },
+
+    /** Every question of the plan's window as CSV (pro only: 402 otherwise), newest first. */
+    async exportCsv(companyId: string): Promise<string> {
+      await entitlements?.require(companyId, 'insights_csv_export', 'Exporting insights as CSV');
+      const { history } = await windowOf(companyId);
+      const rows = await repo.questions(companyId, history, CSV_MAX_ROWS);
+      const lines = ['asked_at,category,source,reason,question'];
+      for (const r of rows) lines.push([new Date(r.created_at).toISOString(), r.category, r.source, r.reason, r.question].map(csvCell).join(','));
+      return `${lines.join('\r\n')}\r\n`;
     },
 
     async clear(companyId: string, category: string) {

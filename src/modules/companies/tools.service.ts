@@ -1,3 +1,4 @@
+import type { Entitlements } from '../payments/index.js';
 import { cityCoordinates } from '../../lib/geo.js';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
@@ -52,6 +53,8 @@ export interface ToolsServiceDeps {
   audit: AuditRecorder;
   /** The auth module's ownership lookup (company ids a user owns). */
   ownedCompanyIds: (userId: string) => Promise<string[]>;
+  /** Plan limits: featuring needs a plan that is eligible for it (payments.plans.ts). */
+  entitlements?: Pick<Entitlements, 'require'>;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -458,6 +461,11 @@ export function createToolsService(deps: ToolsServiceDeps) {
     },
 
     async setFlag(id: string, flag: 'is_verified' | 'is_featured', value: boolean, actor: Actor): Promise<ToolDetailResponse> {
+      // Featuring a company is a paid feature (un-featuring never is).
+      if (flag === 'is_featured' && value) {
+        await getRow(id);
+        await deps.entitlements?.require(id, 'featuring_eligible', 'Featuring a company on the directory home page');
+      }
       const out = await db.transaction(async (tx) => {
         const row = await getRow(id, tx, true);
         const updated = (await createToolsRepo(tx).setFlag(id, flag, value))!;

@@ -1,3 +1,4 @@
+import { displayName } from '../../lib/display-name.js';
 import type { Config } from '../../config.js';
 import type { McpEndpoint } from '../mcp/mcp.tools.js';
 
@@ -69,15 +70,6 @@ export interface AgentEndpoint {
   curl: string;
 }
 
-/** A display name from the service slug ("agentpages" → "AgentPages", "my-dir" → "My Dir"). */
-export function displayName(serviceName: string): string {
-  if (serviceName === 'agentpages') return 'AgentPages';
-  return serviceName
-    .split('-')
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-}
 
 /**
  * The reverse-domain namespace UCP names our services with ("agentpages.com" → "com.agentpages");

@@ -144,6 +144,47 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     assert.equal((await me(a.token)).effective_plan, 'free');
   });
 
+  it('a failed payment keeps the plan (past_due grace) and mails the owner once, with the invoice link; paid clears it', async () => {
+    const d = await signInOwner(t, 'owner@pay-d.example.com', 'https://pay-d.example.com');
+    const open = (await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' })).json();
+    const { subscriptionId } = fake.complete(open.checkout_id, 'active');
+    const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: d.companyId });
+    await post(completed, sign(completed));
+    await payments().processPending();
+    const customer = fake.subscriptions.get(subscriptionId)!.customer as string;
+    const failedMails = async () => (await t.app.services.mail.recent({ to: 'owner@pay-d.example.com' })).filter((m) => m.subject.includes('payment for the pro plan failed'));
+
+    // The card is declined: Stripe moves the subscription to past_due and sends invoice.payment_failed (twice, as it may).
+    fake.setSubscription(subscriptionId, { status: 'past_due' });
+    const failed = { id: 'in_failed_1', object: 'invoice', customer, status: 'open', number: 'F-0002', amount_paid: 0, amount_due: 1900, currency: 'eur', created: Math.floor(Date.now() / 1000), hosted_invoice_url: 'https://invoice.stripe.test/pay-F-0002', invoice_pdf: null, parent: { subscription_details: { subscription: subscriptionId } } };
+    fake.invoices.set(failed.id, failed);
+    for (let i = 0; i < 2; i++) {
+      const e = event('invoice.payment_failed', { id: failed.id, object: 'invoice' });
+      assert.equal((await post(e, sign(e))).statusCode, 200);
+    }
+    await payments().processPending();
+    const state = await me(d.token);
+    assert.deepEqual([state.status, state.effective_plan, state.entitled], ['past_due', 'pro', true], 'grace while the card is retried');
+    assert.ok(state.payment_failed_at);
+    const mails = await failedMails();
+    assert.equal(mails.length, 1, 'one mail for one failure, whatever the number of events');
+    assert.match(mails[0]!.text_body, /https:\/\/invoice\.stripe\.test\/pay-F-0002/);
+
+    // Paid on retry: the failure is cleared; a later failure is a new change and mails again.
+    fake.setSubscription(subscriptionId, { status: 'active' });
+    fake.invoices.set(failed.id, { ...failed, status: 'paid', amount_paid: 1900 });
+    const paid = event('invoice.paid', { id: failed.id, object: 'invoice' });
+    await post(paid, sign(paid));
+    await payments().processPending();
+    const healed = await me(d.token);
+    assert.deepEqual([healed.status, healed.payment_failed_at], ['active', null]);
+    fake.setSubscription(subscriptionId, { status: 'past_due' });
+    const again = event('invoice.payment_failed', { id: failed.id, object: 'invoice' });
+    await post(again, sign(again));
+    await payments().processPending();
+    assert.equal((await failedMails()).length, 2);
+  });
+
   it('an administrator\'s plan is not overwritten by an unrelated webhook, and is audited', async () => {
     assert.equal((await checkout(b.token, { tool_id: b.companyId, plan: 'pro' })).statusCode, 201);
     const set = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${b.companyId}/subscription`, headers: bearer(admin), payload: { plan: 'pro', period_months: 1 } });

@@ -1,7 +1,7 @@
 import type { App } from '../../platform/http.js';
 import type { CoreServices } from '../../app.js';
 import { setHtmlNotFoundPage } from '../../platform/error-handler.js';
-import { displayName } from '../discovery/discovery.service.js';
+import { displayName } from '../../lib/display-name.js';
 import type { PaymentsService } from '../payments/index.js';
 import type { ScansService } from '../scans/index.js';
 import type { SiteContext } from './site.pages.listing.js';

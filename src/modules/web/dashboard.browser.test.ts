@@ -319,9 +319,21 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByText('Do you bake gluten-free bread?').waitFor();
     await axe(page, 'insights');
     await shot(page, 'insights');
+    // CSV export is a pro feature: on free the server's reason shows, with the way to upgrade (the billing test left this company on pro).
+    const admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    const setPlan = (plan: string) => t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${companyId}/subscription`, headers: admin, payload: { plan, period_months: 1 } });
+    assert.equal((await setPlan('free')).statusCode, 200);
+    await page.reload();
+    await page.getByText(/in the last 7 days \(free plan\)/).waitFor();
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /needs the pro plan/);
+    await page.getByRole('link', { name: 'Upgrade under Billing' }).waitFor();
+    assert.equal((await setPlan('pro')).statusCode, 200);
+    await page.reload();
+    await page.getByText(/in the last 90 days \(pro plan\)/).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
-    assert.match(csv, /^"category","count","last_seen","examples"\r\n/);
+    assert.match(csv, /^asked_at,category,source,reason,question\r\n/);
     assert.match(csv, /gluten-free bread/);
     // "Answer this" opens the AI edit prefilled with the question.
     await page.getByRole('link', { name: 'Answer this' }).first().click();
@@ -396,11 +408,14 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       await row.getByRole('button', { name: /^Unverify/ }).click();
       await a.getByText('Someone Else GmbH: unverified').waitFor();
       await row.getByRole('button', { name: /^Verify/ }).waitFor();
+      // Featuring needs the pro plan: refused with the server's reason, then allowed once the plan is set.
       await row.getByRole('button', { name: /^Feature/ }).click();
-      await row.getByText('featured', { exact: true }).waitFor();
+      await a.getByText(/needs the pro plan/).first().waitFor();
       await row.getByLabel('Plan of Someone Else GmbH').selectOption('pro');
       await row.getByRole('button', { name: /^Set plan/ }).click();
       await a.getByText('Someone Else GmbH: plan set to pro').waitFor();
+      await row.getByRole('button', { name: /^Feature/ }).click();
+      await row.getByText('featured', { exact: true }).waitFor();
       await shot(a, 'admin-companies');
       await row.getByRole('button', { name: 'Delete' }).click();
       const dialog = a.getByRole('dialog', { name: /Delete Someone Else GmbH/ });

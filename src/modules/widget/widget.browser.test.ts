@@ -80,6 +80,10 @@ describe('chat widget in a browser', () => {
       await tab.keyboard.press('Enter');
       assert.equal(await launcher.getAttribute('aria-expanded'), 'true');
       await tab.locator('.msg.bot', { hasText: 'Hi! Ask me about Redline Plumbing.' }).waitFor();
+      // A free plan shows the "Powered by" line, linking to the directory in a new tab.
+      const powered = tab.locator('.foot a', { hasText: 'Powered by AgentPages' });
+      await powered.waitFor();
+      assert.equal(await powered.getAttribute('rel'), 'noopener');
       // Focus moved to the question field: type and press Enter.
       await tab.keyboard.type('Do you do leak repair?');
       await tab.keyboard.press('Enter');

@@ -51,7 +51,8 @@
     '.send{padding:0 14px;border:0;border-radius:8px;background:var(--bg);color:var(--fg);cursor:pointer;font-weight:600}' +
     '.send:disabled{opacity:.6;cursor:default}' +
     '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
-    '.foot{font-size:11px;color:#5b6270;text-align:center;padding:0 0 6px;background:#fff}';
+    '.foot{font-size:11px;color:#5b6270;text-align:center;padding:0 0 6px;background:#fff}' +
+    '.foot a{color:#3d4450}';
 
   function render(cfg) {
     var host = el('div', { 'data-agentpages-widget': widgetId });
@@ -85,7 +86,12 @@
     panel.appendChild(head);
     panel.appendChild(log);
     panel.appendChild(form);
-    panel.appendChild(el('div', { class: 'foot' }, 'Answers come from ' + cfg.company_name + '\u2019s profile'));
+    var foot = el('div', { class: 'foot' }, 'Answers come from ' + cfg.company_name + '\u2019s profile');
+    if (cfg.powered_by && /^https?:\/\//.test(cfg.powered_by.url)) {
+      foot.appendChild(document.createTextNode(' \u00b7 '));
+      foot.appendChild(el('a', { href: cfg.powered_by.url, target: '_blank', rel: 'noopener' }, 'Powered by ' + cfg.powered_by.name));
+    }
+    panel.appendChild(foot);
     wrap.appendChild(panel);
     wrap.appendChild(launcher);
 

@@ -11,12 +11,13 @@ export interface WidgetRow {
   position: string;
   allowed_origins: string[];
   sources: string[];
+  show_branding: boolean;
   updated_at: string | Date;
 }
 
-const COLUMNS = 'company_id, widget_public_id, enabled, title, greeting, primary_color, text_color, position, allowed_origins, sources, updated_at';
+const COLUMNS = 'company_id, widget_public_id, enabled, title, greeting, primary_color, text_color, position, allowed_origins, sources, show_branding, updated_at';
 
-export type WidgetPatch = Partial<Pick<WidgetRow, 'enabled' | 'title' | 'greeting' | 'primary_color' | 'text_color' | 'position' | 'allowed_origins' | 'sources' | 'widget_public_id'>>;
+export type WidgetPatch = Partial<Pick<WidgetRow, 'enabled' | 'title' | 'greeting' | 'primary_color' | 'text_color' | 'position' | 'allowed_origins' | 'sources' | 'show_branding' | 'widget_public_id'>>;
 
 export function createWidgetRepo(db: Queryable) {
   return {

@@ -108,7 +108,10 @@ describe('chat widget', () => {
     const ok = await t.app.inject({ method: 'GET', url: `/api/widget/public/${publicId}/config`, headers: { origin: SITE } });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.headers['access-control-allow-origin'], SITE);
-    assert.deepEqual(ok.json(), { widget_public_id: publicId, company_name: 'Redline Plumbing', title: 'Redline Plumbing', greeting: 'Hello! Ask us.', primary_color: '#aa0000', text_color: '#ffffff', position: 'bottom-left' });
+    assert.deepEqual(ok.json(), {
+      widget_public_id: publicId, company_name: 'Redline Plumbing', title: 'Redline Plumbing', greeting: 'Hello! Ask us.', primary_color: '#aa0000', text_color: '#ffffff', position: 'bottom-left',
+      powered_by: { name: 'AgentPages', url: `${t.config.baseUrl}/` },
+    });
     // site_origin serves callers without an Origin header; the header wins when both are sent.
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/widget/public/${publicId}/config?site_origin=http://localhost:5173` })).statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/widget/public/${publicId}/config?site_origin=${SITE}`, headers: { origin: 'https://evil.example' } })).statusCode, 403);
@@ -181,6 +184,37 @@ describe('chat widget', () => {
     const other = await send('203.0.113.10');
     assert.equal(other.statusCode, 200, other.body);
     assert.equal((await send('203.0.113.9', SITE)).statusCode, 200);
+  });
+
+  it('hides the "Powered by" line only on a plan that allows it (402 on free, back when the plan lapses)', async () => {
+    const save = (payload: object) => t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: auth, payload });
+    const publicConfig = async () => (await t.app.inject({ method: 'GET', url: `/api/widget/public/${publicId}/config`, headers: { origin: SITE } })).json();
+    const refused = await save({ show_branding: false, greeting: 'Changed?' });
+    assert.equal(refused.statusCode, 402);
+    assert.equal(refused.json().code, 'payment_required');
+    assert.match(refused.json().detail, /needs the pro plan/);
+    const unchanged = (await t.app.inject({ method: 'GET', url: `/api/widget/company/${companyId}`, headers: auth })).json();
+    assert.deepEqual([unchanged.show_branding, unchanged.branding_shown, unchanged.greeting], [true, true, 'Hello! Ask us.'], 'nothing saved');
+
+    await t.db.query(
+      `INSERT INTO company_subscriptions (company_id, plan, status, source, period_start, period_end) VALUES ($1, 'pro', 'active', 'admin', now(), now() + interval '30 days')`,
+      [companyId],
+    );
+    try {
+      const saved = await save({ show_branding: false });
+      assert.equal(saved.statusCode, 200, saved.body);
+      assert.deepEqual([saved.json().show_branding, saved.json().branding_shown], [false, false]);
+      assert.equal((await publicConfig()).powered_by, null);
+      // The plan ends: the owner's choice is kept, but visitors see the line again.
+      await t.db.query(`UPDATE company_subscriptions SET period_end = now() - interval '1 minute' WHERE company_id = $1`, [companyId]);
+      assert.deepEqual((await publicConfig()).powered_by, { name: 'AgentPages', url: `${t.config.baseUrl}/` });
+      const owner = (await t.app.inject({ method: 'GET', url: `/api/widget/company/${companyId}`, headers: auth })).json();
+      assert.deepEqual([owner.show_branding, owner.branding_shown], [false, true]);
+      // Turning the line back on is always allowed.
+      assert.equal((await save({ show_branding: true })).statusCode, 200);
+    } finally {
+      await t.db.query('DELETE FROM company_subscriptions WHERE company_id = $1', [companyId]);
+    }
   });
 
   it('regenerating the public id retires the old one', async () => {

@@ -61,10 +61,11 @@ export async function widgetRoutes(app: App, { widget, guards }: { widget: Widge
       summary: 'Save the chat widget configuration',
       description:
         'Only the given fields change: enabled, title, greeting, primary_color, text_color, position (bottom-right, bottom-left), ' +
-        'allowed_origins (sites allowed to embed it; empty = the company website), sources (profile, pages), regenerate_public_id. Other fields are ignored.',
+        'allowed_origins (sites allowed to embed it; empty = the company website), sources (profile, pages), show_branding (false hides the "Powered by" line: ' +
+        'pro plan, 402 on free; nothing is saved then), regenerate_public_id. Other fields are ignored.',
       params: ToolIdParams,
       body: WidgetConfigUpdateSchema,
-      response: { 200: Type.Ref('WidgetConfig'), 401: err, 404: err, ...errorResponses },
+      response: { 200: Type.Ref('WidgetConfig'), 401: err, 402: err, 404: err, ...errorResponses },
     },
   }, async (req) => widget.update(req.params.tool_id, req.body));
 }

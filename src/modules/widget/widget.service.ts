@@ -1,3 +1,4 @@
+import type { Entitlements } from '../payments/index.js';
 import { randomBytes } from 'node:crypto';
 import { INTENT_TOPICS, topicFor } from '../../lib/insight-topics.js';
 import { createWindowLimiter, type WindowLimiter } from '../../lib/rate-window.js';
@@ -29,6 +30,10 @@ export interface WidgetServiceDeps {
   log?: { warn: (obj: object, msg: string) => void };
   limits?: { chatPerMinute: number; readPerMinute: number };
   now?: () => number;
+  /** Plan limits: hiding the "Powered by" line needs widget_unbranded (payments.plans.ts). */
+  entitlements?: Pick<Entitlements, 'entitlementsOf' | 'require'>;
+  /** The directory's display name for the "Powered by" line. */
+  siteName?: string;
 }
 
 const newPublicId = () => `wgt_${randomBytes(18).toString('base64url')}`;
@@ -116,7 +121,7 @@ export const WIDGET_SYSTEM_PROMPT = (company: string) =>
     'Reply with JSON: {"answer": string, "answered": boolean}.',
   ].join('\n');
 
-export function createWidgetService({ repo, companies, insights, llm, baseUrl, pages, log, limits = { chatPerMinute: 20, readPerMinute: 120 }, now = Date.now }: WidgetServiceDeps) {
+export function createWidgetService({ repo, companies, insights, llm, baseUrl, pages, log, limits = { chatPerMinute: 20, readPerMinute: 120 }, now = Date.now, entitlements, siteName = 'AgentPages' }: WidgetServiceDeps) {
   const chatLimiter: WindowLimiter = createWindowLimiter({ limit: limits.chatPerMinute, windowMs: 60_000, now });
   const readLimiter: WindowLimiter = createWindowLimiter({ limit: limits.readPerMinute, windowMs: 60_000, now });
 
@@ -124,7 +129,13 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
     return row.allowed_origins.length ? row.allowed_origins : websiteOrigins(company.website_url);
   }
 
-  function ownerView(row: WidgetRow, company: CompanyRow) {
+  /** Visitors see the line unless the owner hid it and the plan still allows that. */
+  async function brandingShown(row: WidgetRow): Promise<boolean> {
+    if (row.show_branding || !entitlements) return true;
+    return !(await entitlements.entitlementsOf(row.company_id)).limits.widget_unbranded;
+  }
+
+  function ownerView(row: WidgetRow, company: CompanyRow, shown: boolean) {
     return {
       tool_id: row.company_id,
       widget_public_id: row.widget_public_id,
@@ -137,6 +148,8 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
       allowed_origins: row.allowed_origins,
       effective_origins: effectiveOrigins(row, company),
       sources: row.sources,
+      show_branding: row.show_branding,
+      branding_shown: shown,
       embed_code: `<script src="${baseUrl}/widget.js" data-widget-id="${row.widget_public_id}" async></script>`,
       updated_at: new Date(row.updated_at).toISOString(),
     };
@@ -257,7 +270,7 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
     async getForOwner(companyId: string) {
       const company = await companies.getById(companyId);
       const row = (await repo.findByCompany(companyId)) ?? (await repo.ensure(companyId, newPublicId()));
-      return ownerView(row, company);
+      return ownerView(row, company, await brandingShown(row));
     },
 
     async update(companyId: string, input: WidgetConfigUpdate) {
@@ -282,8 +295,13 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
           ),
         ];
       }
+      if (input.show_branding !== undefined) {
+        if (!input.show_branding) await entitlements?.require(companyId, 'widget_unbranded', 'A chat widget without the "Powered by" line');
+        patch.show_branding = input.show_branding;
+      }
       if (input.regenerate_public_id === true) patch.widget_public_id = newPublicId();
-      return ownerView(await repo.update(companyId, patch), company);
+      const row = await repo.update(companyId, patch);
+      return ownerView(row, company, await brandingShown(row));
     },
 
     async publicConfig(publicId: string, origin: string | undefined, ip: string) {
@@ -298,6 +316,7 @@ export function createWidgetService({ repo, companies, insights, llm, baseUrl, p
           primary_color: row.primary_color,
           text_color: row.text_color,
           position: row.position,
+          powered_by: (await brandingShown(row)) ? { name: siteName, url: `${baseUrl}/` } : null,
         },
       };
     },

@@ -980,7 +980,7 @@ export interface paths {
         };
         /**
          * Audience insights: questions the directory or your profile could not answer well
-         * @description Unanswered or poorly answered questions that concern this company (searches and asks where it came up only as a weak match or where nothing fit, and questions to its chat widget that its profile could not answer), grouped into categories (topics) with counts, recent examples and last seen. Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. Owner of the company or administrator.
+         * @description Unanswered or poorly answered questions that concern this company (searches and asks where it came up only as a weak match or where nothing fit, and questions to its chat widget that its profile could not answer), grouped into categories (topics) with counts, recent examples and last seen. Only the question text is stored, nothing about who asked; a daily job deletes questions older than 180 days. The counts cover the plan's history window (history_days: 7 days on free, 90 on pro). Owner of the company or administrator.
          */
         get: operations["insights.list"];
         put?: never;
@@ -990,6 +990,26 @@ export interface paths {
          * @description Deletes every recorded question of that category for this company (case-insensitive). Clearing an empty category reports deleted: 0.
          */
         delete: operations["insights.clear"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/insights/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the insight questions as CSV (pro plan)
+         * @description Every recorded question of the plan's history window, newest first: asked_at, category, source, reason, question (RFC 4180, UTF-8; cells that a spreadsheet would read as a formula are prefixed with an apostrophe). A company on the free plan gets 402 naming the plan that unlocks it. Owner of the company or administrator.
+         */
+        get: operations["insights.exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1138,7 +1158,7 @@ export interface paths {
         put?: never;
         /**
          * Feature or unfeature a company
-         * @description Featured companies are listed by GET /api/tools/featured and first in browsing.
+         * @description Featured companies are listed by GET /api/tools/featured and first in browsing. Featuring is a pro-plan feature: a company whose plan is not entitled to it is 402 (set its subscription first); un-featuring is always allowed.
          */
         post: operations["admin.setFeatured"];
         delete?: never;
@@ -1740,7 +1760,7 @@ export interface paths {
         put?: never;
         /**
          * Save the chat widget configuration
-         * @description Only the given fields change: enabled, title, greeting, primary_color, text_color, position (bottom-right, bottom-left), allowed_origins (sites allowed to embed it; empty = the company website), sources (profile, pages), regenerate_public_id. Other fields are ignored.
+         * @description Only the given fields change: enabled, title, greeting, primary_color, text_color, position (bottom-right, bottom-left), allowed_origins (sites allowed to embed it; empty = the company website), sources (profile, pages), show_branding (false hides the "Powered by" line: pro plan, 402 on free; nothing is saved then), regenerate_public_id. Other fields are ignored.
          */
         post: operations["widget.save"];
         delete?: never;
@@ -2466,6 +2486,10 @@ export interface components {
                 /** @description Where they were asked: search, ask, widget */
                 sources: string[];
             }[];
+            /** @description How many days back the counts and examples reach: 7 on the free plan, 90 on pro */
+            history_days: number;
+            /** @description The company's effective plan (free or pro) */
+            plan: string;
             /** @description Questions older than this are deleted */
             retention_days: number;
             tool_id: string;
@@ -3156,6 +3180,8 @@ export interface components {
         };
         WidgetConfig: {
             allowed_origins: string[];
+            /** @description Whether visitors see the "Powered by" line now (always on a plan without widget_unbranded) */
+            branding_shown: boolean;
             /** @description Origins actually allowed (allowed_origins, or the company website when that is empty) */
             effective_origins: string[];
             /** @description The script tag to paste into the site */
@@ -3164,6 +3190,8 @@ export interface components {
             greeting: string;
             position: string;
             primary_color: string;
+            /** @description What the owner chose */
+            show_branding: boolean;
             sources: string[];
             text_color: string;
             title: string;
@@ -3177,6 +3205,11 @@ export interface components {
             company_name: string;
             greeting: string;
             position: string;
+            /** @description The "Powered by" line to show, or null */
+            powered_by: {
+                name: string;
+                url: string;
+            } | null;
             primary_color: string;
             text_color: string;
             title: string;
@@ -6694,6 +6727,74 @@ export interface operations {
             };
         };
     };
+    "insights.exportCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "tools.logo": {
         parameters: {
             query?: never;
@@ -7313,6 +7414,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9720,6 +9830,8 @@ export interface operations {
                     primary_color?: string;
                     /** @description true issues a new widget_public_id; embeds with the old one stop working */
                     regenerate_public_id?: boolean;
+                    /** @description false hides the "Powered by" line under the chat (pro plan; 402 on free). The line returns if the plan lapses */
+                    show_branding?: boolean;
                     /** @description What answers may use: the profile, crawled pages */
                     sources?: ("profile" | "pages")[];
                     /** @description Hex colour, #rrggbb */
@@ -9743,6 +9855,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,20 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, unwrap } from '../api/client';
-import type { components } from '../api/schema';
 import { ConfirmButton, Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
-
-type Insights = components['schemas']['InsightsResponse'];
-
-function toCsv(data: Insights): string {
-  const cell = (v: string | number) => {
-    const s = String(v);
-    // Quote everything; neutralise spreadsheet formulas.
-    return `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"`;
-  };
-  const rows = [['category', 'count', 'last_seen', 'examples'], ...data.categories.map((c) => [c.category, c.count, c.last_seen, c.examples.join(' | ')])];
-  return rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-}
 
 export default function InsightsPage() {
   useTitle('Audience insights');
@@ -30,28 +17,38 @@ export default function InsightsPage() {
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: ['insights', id] }),
   });
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([toCsv(q.data!)], { type: 'text/csv' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `insights-${id}.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  // Every question of the plan's window, from the server (a pro feature: a free plan gets the API's 402 detail).
+  const download = useMutation({
+    mutationFn: async () => {
+      const csv = await unwrap(api.GET('/api/tools/{tool_id}/insights/export.csv', { params: { path: { tool_id: id } }, parseAs: 'text' }));
+      const url = URL.createObjectURL(new Blob([csv as string], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `insights-${id}.csv`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    },
+  });
   return (
     <>
       <h1>Audience insights</h1>
       <p className="hint">Questions people and agents asked that your profile could not answer, grouped by topic.</p>
       <ErrorBox error={clear.error} />
+      {download.error ? (
+        <div>
+          <ErrorBox error={download.error} />
+          <p><Link to="/app/billing">Upgrade under Billing</Link></p>
+        </div>
+      ) : null}
       <Success>{clear.isSuccess ? `Cleared ${clear.data.deleted} question(s).` : null}</Success>
       {q.isPending ? <Loading /> : q.error ? <ErrorBox error={q.error} /> : q.data.categories.length === 0 ? (
         <Empty>No unanswered questions yet.</Empty>
       ) : (
         <>
           <div className="row" style={{ marginBottom: '1rem' }}>
-            <button type="button" className="secondary" onClick={download}>Export CSV</button>
+            <button type="button" className="secondary" disabled={download.isPending} onClick={() => download.mutate()}>Export CSV</button>
             <ConfirmButton label="Clear all" title="Clear all insights?" body={<p>Every recorded question is removed. This cannot be undone.</p>} danger onConfirm={() => clear.mutate(q.data.categories.map((c) => c.category))} />
-            <span className="hint">{q.data.total_queries} questions · kept {q.data.retention_days} days</span>
+            <span className="hint">{q.data.total_queries} questions in the last {q.data.history_days} days ({q.data.plan} plan) · kept {q.data.retention_days} days</span>
           </div>
           {q.data.categories.map((c) => (
             <section key={c.category} className="card" aria-labelledby={`cat-${c.category}`}>

@@ -10,10 +10,10 @@ type Config = components['schemas']['WidgetConfig'];
 function Form({ id, cfg }: { id: string; cfg: Config }) {
   const qc = useQueryClient();
   const [toast, say] = useToast();
-  const [f, setF] = useState({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n') });
-  useEffect(() => setF({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n') }), [cfg.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [f, setF] = useState({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n'), show_branding: cfg.show_branding });
+  useEffect(() => setF({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n'), show_branding: cfg.show_branding }), [cfg.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
   const save = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/widget/company/{tool_id}', { params: { path: { tool_id: id } }, body: { enabled: f.enabled, title: f.title, greeting: f.greeting, primary_color: f.primary_color, text_color: f.text_color, position: f.position, allowed_origins: f.origins.split(/\s+/).filter(Boolean) } })),
+    mutationFn: () => unwrap(api.POST('/api/widget/company/{tool_id}', { params: { path: { tool_id: id } }, body: { enabled: f.enabled, title: f.title, greeting: f.greeting, primary_color: f.primary_color, text_color: f.text_color, position: f.position, allowed_origins: f.origins.split(/\s+/).filter(Boolean), show_branding: f.show_branding } })),
     onSuccess: (c) => qc.setQueryData(['widget', id], c),
   });
   return (
@@ -36,6 +36,8 @@ function Form({ id, cfg }: { id: string; cfg: Config }) {
         <label htmlFor="w-origins">Allowed websites (one origin per line; empty = your company’s website)</label>
         <textarea id="w-origins" value={f.origins} onChange={(e) => setF({ ...f, origins: e.target.value })} placeholder="https://www.example.com" />
         <p className="hint">Effective: {cfg.effective_origins.join(', ') || '—'}</p>
+        <label style={{ fontWeight: 400 }}><input type="checkbox" checked={f.show_branding} onChange={(e) => setF({ ...f, show_branding: e.target.checked })} /> Show the “Powered by” line</label>
+        <p className="hint">Hiding it needs the pro plan.{!cfg.show_branding && cfg.branding_shown ? ' Your plan no longer includes it, so visitors see the line again.' : ''}</p>
         <ErrorBox error={save.error} />
         <Success>{save.isSuccess ? 'Widget settings saved.' : null}</Success>
         <button type="submit" disabled={save.isPending}>Save widget</button>
