@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { createServices, type CoreServices, type ServiceDeps } from './services.js';
-import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
+import { clientErrorHandler, errorBody, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
 import { registerInputBounds } from './platform/input-bounds.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
@@ -90,7 +90,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     frameworkErrors,
     clientErrorHandler,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    // Answered below in the detail shape instead of Fastify's own 503 body.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Graceful shutdown: requests already running finish; one that arrives on a kept-alive connection after
+  // SIGTERM is told to retry elsewhere (503, Retry-After, Connection: close) so the connection can end.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    return reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .send(errorBody(req, 'unavailable', 'This instance is shutting down: retry the request (another instance, or this one after its restart, will answer)'));
+  });
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -79,6 +79,8 @@ export interface Config {
     /** Per-request timeout (connect, headers, body), ms. */
     timeoutMs: number;
   };
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, readiness answers 503 and requests are still served this long before the server closes. */
+  shutdownDrainMs: number;
   /** Outbound events to agents' endpoints (modules/webhooks). */
   webhooks: {
     /** WEBHOOKS_SECRET_KEY: encrypts the stored signing secrets (AES-256-GCM, key derived by HKDF); generated into DATA_DIR when unset. */
@@ -239,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
       delayMs: int(env, 'CRAWL_DELAY_MS', 1000, 0, 60_000),
       timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', nodeEnv === 'production' ? 5000 : 0, 0, 120_000),
     webhooks: {
       secretKey: secretOf(env, 'WEBHOOKS_SECRET_KEY', 32),
       allowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),

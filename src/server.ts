@@ -21,9 +21,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
-    const timer = setTimeout(() => process.exit(1), 15_000);
+    const timer = setTimeout(() => process.exit(1), config.shutdownDrainMs + 15_000);
     timer.unref();
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    // Drain: readiness says 503 while requests are still served, so a load balancer moves traffic away
+    // before the listener closes (closing at once would reset kept-alive connections a client just used).
+    app.services.system.beginDrain();
+    setTimeout(() => {
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    }, config.shutdownDrainMs);
   });
 }
 

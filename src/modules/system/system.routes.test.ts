@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, useTestApp, type TestContext } from '../../test/helpers.js';
 
 describe('health, public config, OpenAPI and the platform behaviour every route shares', () => {
   let t: TestContext;
@@ -26,7 +26,7 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.status, 'ok');
-    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations']);
+    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'shutdown']);
     for (const check of Object.values(body.checks) as { ok: boolean }[]) assert.equal(check.ok, true);
     assert.equal(body.version, '2.0.0');
   });
@@ -105,5 +105,19 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
     for (const secret of ['super-secret-magic-token', 'agp_live_secretkeyvalue', 'secret.jwt.value', 'secret-cookie']) {
       assert.ok(!logged.includes(secret), `log contains ${secret}`);
     }
+  });
+});
+
+describe('shutdown', () => {
+  const t = useTestApp();
+
+  it('drains: readiness turns 503 (checks.shutdown) while requests are still served', async () => {
+    t.app.services.system.beginDrain();
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/deep' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().status, 'degraded');
+    assert.deepEqual(ready.json().checks.shutdown, { ok: false, detail: 'shutting down: finishing requests, routing should stop' });
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode, 200, 'still serving while draining');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/agent/categories' })).statusCode, 200);
   });
 });

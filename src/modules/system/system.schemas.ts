@@ -12,6 +12,7 @@ export const DeepHealthSchema = Type.Object(
       migrations: CheckSchema,
       embeddings: CheckSchema,
       jobs: CheckSchema,
+      shutdown: CheckSchema,
     }),
     store: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
     version: Type.String(),

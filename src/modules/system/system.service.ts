@@ -9,7 +9,13 @@ export const API_VERSION = '2.0.0';
 export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs }) {
   const { config, embeddings, jobs } = deps;
   const repo = createSystemRepo(deps.db);
+  let draining = false;
   return {
+    /** Shutdown began: readiness answers 503 so load balancers stop routing here, while requests are still served. */
+    beginDrain(): void {
+      draining = true;
+    },
+
     async deepHealth() {
       const database = await repo.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'database unreachable' }));
       const migrations = database.ok
@@ -20,10 +26,11 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
         : { ok: false, detail: 'database unreachable' };
       const emb = embeddings.isReady() ? { ok: true, detail: embeddings.model } : { ok: false, detail: 'embedding model not loaded' };
       const job = !config.runJobs ? { ok: true, detail: 'jobs run in a separate worker' } : jobs.isRunning() ? { ok: true } : { ok: false, detail: 'job queue not running' };
-      const ok = database.ok && migrations.ok && emb.ok && job.ok;
+      const shutdown = draining ? { ok: false, detail: 'shutting down: finishing requests, routing should stop' } : { ok: true };
+      const ok = database.ok && migrations.ok && emb.ok && job.ok && shutdown.ok;
       return {
         status: ok ? ('ok' as const) : ('degraded' as const),
-        checks: { database, migrations, embeddings: emb, jobs: job },
+        checks: { database, migrations, embeddings: emb, jobs: job, shutdown },
         store: repo.kind,
         version: API_VERSION,
       };

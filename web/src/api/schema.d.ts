@@ -2420,6 +2420,10 @@ export interface components {
                     detail?: string;
                     ok: boolean;
                 };
+                shutdown: {
+                    detail?: string;
+                    ok: boolean;
+                };
             };
             status: "ok" | "degraded";
             store: "pglite" | "postgres";
