@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import { testConfig } from '../src/config.js';
 import { createServices } from '../src/services.js';
 import { closeTestEmbeddings, companyFixture, createTestDatabaseUrl, testEmbeddings } from '../src/test/helpers.js';
 import { startSmtpSink } from '../src/test/smtp-sink.js';
+import { freePort } from '../src/lib/free-port.js';
 
 /**
  * `npm run test:cluster` (issue 20): two API instances and one worker on one PostgreSQL and one Redis,
@@ -24,17 +25,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN = { email: 'admin@cluster.example.com', password: 'cluster admin password 42' };
 const AGENT_LIMIT = 12;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Proc {
   name: string;

@@ -6,6 +6,7 @@
  * line was imported, 1 when some lines were skipped (the rest is imported), 2 for bad usage.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../src/config.js';
 import Fastify from 'fastify';
@@ -22,7 +23,7 @@ export interface ImportReport {
 }
 
 /** Validates and imports one JSONL text; `log` receives progress and error lines. */
-export async function importJsonl(text: string, companies: CompaniesService, log: (line: string) => void = () => {}): Promise<ImportReport> {
+export async function importJsonl(text: string, companies: CompaniesService, log: (line: string) => void = () => {}, bar?: (done: number, total: number, seconds: number) => void): Promise<ImportReport> {
   const { lines, errors } = parseCompaniesJsonl(text, companies);
   for (const e of errors) log(`line ${e.line}: ${e.message}`);
   const total = lines.length;
@@ -33,16 +34,27 @@ export async function importJsonl(text: string, companies: CompaniesService, log
     {
       batchSize: 64,
       onProgress: (done) => {
-        // Progress about every 5 %, plus the end: readable in logs as well as terminals.
+        const secs = (Date.now() - started) / 1000;
+        if (bar) return bar(done, total, secs);
+        // Without a terminal: a line about every 5 %, plus the end, readable in logs.
         if (done === total || done - lastShown >= Math.max(64, total / 20)) {
           lastShown = done;
-          const secs = (Date.now() - started) / 1000;
-          log(`progress: ${done}/${total} (${Math.round((done / total) * 100)} %, ${secs.toFixed(0)} s)`);
+          log(`progress: ${done}/${total} (${Math.round((done / total) * 100)} %, ${secs.toFixed(0)} s, ${(done / Math.max(secs, 0.001)).toFixed(1)} companies/s)`);
         }
       },
     },
   );
   return { lines: total + errors.length, errors, created: result.created, updated: result.updated, unchanged: result.unchanged };
+}
+
+/** A one-line progress bar redrawn in place (terminals only). */
+function progressBar(done: number, total: number, seconds: number): void {
+  const width = 30;
+  const filled = Math.round((done / Math.max(total, 1)) * width);
+  const rate = done / Math.max(seconds, 0.001);
+  const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
+  process.stdout.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round((done / Math.max(total, 1)) * 100)).padStart(3)} % ${done}/${total}  ${rate.toFixed(1)} companies/s  ${done === total ? `${seconds.toFixed(1)} s   ` : `ETA ${eta} s   `}`);
+  if (done === total) process.stdout.write('\n');
 }
 
 async function main(): Promise<number> {
@@ -56,11 +68,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const core = await createServices({ ...config, runJobs: false }, Fastify({ logger: { level: 'warn' } }).log);
+  // An import is embedding-bound: one embedding worker per core (the web process keeps EMBEDDINGS_WORKERS).
+  const workers = Math.max(config.embeddings.workers, os.availableParallelism());
+  const core = await createServices({ ...config, runJobs: false, embeddings: { ...config.embeddings, workers } }, Fastify({ logger: { level: 'warn' } }).log);
   try {
     const { companies } = core.services;
     console.log(`importing ${file} into ${config.databaseUrl ? 'PostgreSQL' : `PGlite at ${config.dataDir}`}`);
-    const r = await importJsonl(fs.readFileSync(file, 'utf8'), companies, (l) => console.log(l));
+    const r = await importJsonl(fs.readFileSync(file, 'utf8'), companies, (l) => console.log(l), process.stdout.isTTY ? progressBar : undefined);
     console.log(`done: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.errors.length} bad line(s) skipped`);
     return r.errors.length ? 1 : 0;
   } finally {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import { testConfig } from '../config.js';
 import { createServices } from '../services.js';
 import { closeTestEmbeddings, createTestDatabaseUrl, companyFixture, testEmbeddings } from '../test/helpers.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
+import { freePort } from '../lib/free-port.js';
 
 /**
  * Crash safety (issue 20): the real server process is killed with SIGKILL while agents create
@@ -22,19 +24,30 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKERS = 4;
 const KILL_AFTER_MS = 1500;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
+/** Records the proposal ids of the webhook events it receives (and every webhook-id, for duplicates). */
+async function startWebhookReceiver() {
+  const events: { webhookId: string; type: string; proposalId: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      try {
+        const e = JSON.parse(body) as { type: string; data: { proposal_id: string } };
+        events.push({ webhookId: String(req.headers['webhook-id']), type: e.type, proposalId: e.data.proposal_id });
+      } catch {
+        // not an event
+      }
+      res.writeHead(204).end();
     });
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { events, url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('crash safety: SIGKILL during writes, then restart', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let hooks: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let dataDir: string;
   let database: { url: string; drop: () => Promise<void> } | undefined;
   let env: NodeJS.ProcessEnv;
@@ -78,6 +91,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
 
   before(async () => {
     smtp = await startSmtpSink();
+    hooks = await startWebhookReceiver();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-crash-'));
     if (process.env.TEST_STORE === 'postgres') database = await createTestDatabaseUrl();
     const port = await freePort();
@@ -98,6 +112,10 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
       EMAIL_CHECK_MX: 'false',
       RATE_LIMIT_AGENT_PER_MINUTE: '100000',
       RATE_LIMIT_IP_PER_MINUTE: '100000',
+      // The restarted process must open the signing secrets the first one stored.
+      WEBHOOKS_SECRET_KEY: 'crash-test-webhook-key-that-survives-a-restart',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOKS_RETRY_SCHEDULE: '1,2,5',
     };
     // The verified company the agents write to, stored before the server first opens the store.
     const config = testConfig({}, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });
@@ -113,6 +131,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
   after(async () => {
     await kill();
     await smtp.close();
+    await hooks.close();
     await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     await closeTestEmbeddings();
@@ -130,6 +149,8 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
     const registered = await call('POST', '/api/v1/agent/register', {}, { name: 'Crash test agent', owner_email: 'agent-owner@crash-agents.example.com' });
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
     const agent = { 'x-api-key': registered.body.api_key as string };
+    const endpoint = await call('POST', '/api/v1/agent/webhooks', agent, { url: hooks.url, event_types: ['proposal.responded'] });
+    assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
 
     // Concurrent writes until the kill: each acknowledged one is recorded.
     const attempted: { key: string; body: Record<string, unknown> }[] = [];
@@ -201,6 +222,19 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
       const hits = detail.body.messages.filter((m: { text: string }) => m.text === text).length;
       assert.equal(hits, 1, `"${text}" appears ${hits} times`);
     }
+
+    // Every acknowledged owner response reaches the agent's webhook (deliveries recorded with the response survive
+    // the kill, whether they were queued, running or not yet queued), and no event is delivered twice.
+    const hookDeadline = Date.now() + 90_000;
+    for (;;) {
+      const missing = responses.filter((r) => !hooks.events.some((e) => e.type === 'proposal.responded' && e.proposalId === r.id));
+      if (!missing.length) break;
+      if (Date.now() > hookDeadline) assert.fail(`no proposal.responded webhook for ${missing.length} of ${responses.length} acknowledged responses`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    // At least once: a delivery whose attempt was cut off by the kill may arrive twice, always with the same webhook-id.
+    assert.equal(new Set(hooks.events.map((e) => e.proposalId)).size, new Set(hooks.events.map((e) => e.webhookId)).size, 'one webhook-id per event');
 
     // The notification of every acknowledged proposal reaches the owner (queued mail survives the kill).
     // A mail job that was running when the process died is retried once its heartbeat is missed (platform/jobs.ts).

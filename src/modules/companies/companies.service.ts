@@ -79,6 +79,9 @@ export interface CompaniesServiceDeps {
 
 const PROFILE_CACHE_SIZE = 10_000;
 
+/** Texts per embedding call during imports: small enough that every embedding worker gets a share of a batch. */
+const EMBED_CHUNK = 16;
+
 export function createCompaniesService({ repo, embeddings, baseUrl, changes }: CompaniesServiceDeps) {
   // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
   const profiles = new Map<string, { generation: number; profile: CompanyProfile }>();
@@ -293,16 +296,27 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       const batchSize = options.batchSize ?? 64;
       const counts = { created: 0, updated: 0, unchanged: 0 };
       const ids: string[] = [];
-      for (let i = 0; i < inputs.length; i += batchSize) {
-        const batch = inputs.slice(i, i + batchSize).map((c) => normalizeInput(c));
-        // Only embed what changed: compare with what is stored.
+      /** Normalises a batch and embeds what changed (compared with what is stored), in chunks every embedding worker can take. */
+      const prepare = async (start: number) => {
+        const batch = inputs.slice(start, start + batchSize).map((c) => normalizeInput(c));
         const existing = await Promise.all(batch.map((c) => repo.findByDomain(c.domain)));
         const needs = batch.map((c, j) => {
           const e = existing[j];
           return !e || embeddingText(e) !== embeddingText(c);
         });
-        const toEmbed = batch.filter((_, j) => needs[j]);
-        const vectors = await embeddings.embed(toEmbed.map((c) => embeddingText(c)));
+        const texts = batch.filter((_, j) => needs[j]).map((c) => embeddingText(c));
+        const chunks: string[][] = [];
+        for (let k = 0; k < texts.length; k += EMBED_CHUNK) chunks.push(texts.slice(k, k + EMBED_CHUNK));
+        const vectors = (await Promise.all(chunks.map((chunk) => embeddings.embed(chunk)))).flat();
+        return { start, batch, needs, vectors };
+      };
+      // Pipelined: the next batch is embedded while this one is written.
+      let next = inputs.length > 0 ? prepare(0) : undefined;
+      while (next) {
+        const { start, batch, needs, vectors } = await next;
+        next = start + batchSize < inputs.length ? prepare(start + batchSize) : undefined;
+        // A rejected look-ahead is reported when it is awaited, not as an unhandled rejection meanwhile.
+        next?.catch(() => {});
         let v = 0;
         for (let j = 0; j < batch.length; j++) {
           const c = batch[j]!;
@@ -315,7 +329,7 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
           counts[outcome]++;
           ids.push(row.id);
         }
-        options.onProgress?.(Math.min(i + batchSize, inputs.length));
+        options.onProgress?.(Math.min(start + batchSize, inputs.length));
       }
       return { ...counts, ids };
     },
