@@ -3,6 +3,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Queryable } from './db.js';
 import type { Jobs } from './jobs.js';
+import { mailOutcomes } from './outcomes.js';
 
 /**
  * Outgoing mail contract. The implementation (createMailer, in this file, built by the accounts
@@ -95,10 +96,12 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
           [id, String((err as Error).message ?? err).slice(0, 500), last],
         );
         log.warn({ mailId: id, attempt: meta.retryCount + 1, err: (err as Error).message }, 'mail delivery failed');
+        mailOutcomes.inc({ outcome: last ? 'failed' : 'retry' });
         throw err;
       }
       await db.query(`UPDATE mail_outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL, sent_at = now() WHERE id = $1`, [id]);
       log.info({ mailId: id, subject: row.subject }, 'mail sent');
+      mailOutcomes.inc({ outcome: 'sent' });
     },
   });
 
@@ -109,6 +112,7 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
           `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, sent_at) VALUES ($1, $2, $3, $4, 'logged', now()) RETURNING id`,
           [message.to, message.subject, message.text, message.html ?? null],
         );
+        mailOutcomes.inc({ outcome: 'logged' });
         // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
         if (config.nodeEnv === 'production') {
           log.warn({ mailId: row!.id, subject: message.subject }, 'SMTP_URL is not set: mail kept in the outbox, not delivered');

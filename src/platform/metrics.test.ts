@@ -18,6 +18,9 @@ describe('Prometheus metrics', () => {
     assert.ok(!res.body.includes('00000000-0000-4000'), 'ids never become labels');
     assert.match(res.body, /job_queue_jobs\{queue="[\w.]+",state="queued"\}/);
     assert.match(res.body, /process_resident_memory_bytes/);
+    // Outcomes: the mail above was kept in the outbox (no SMTP in tests); webhook attempts are declared before the first.
+    assert.match(res.body, /mail_deliveries_total\{outcome="logged"\} [1-9]/);
+    assert.match(res.body, /# TYPE webhook_attempts_total counter/);
   });
 
   it('is hidden from remote callers without the token', async () => {

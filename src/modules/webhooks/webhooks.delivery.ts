@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { resolveSafe, safeLookup, systemResolver, UnsafeAddressError, type Resolver } from '../../lib/ssrf.js';
+import { webhookOutcomes } from '../../platform/outcomes.js';
 import type { SecretBox } from './webhooks.signing.js';
 import { signatureHeader } from './webhooks.signing.js';
 import type { EndpointRow, WebhooksRepo } from './webhooks.repo.js';
@@ -135,6 +136,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, att
     nextInSeconds: retriesLeft ? deps.retrySchedule[attempt]! : null,
   });
   if (!recorded) return;
+  webhookOutcomes.inc({ outcome: ok ? 'delivered' : gone ? 'gone' : retriesLeft ? 'retry' : 'failed' });
   deps.log.info({ deliveryId, endpointId: endpoint.id, attempt: attempt + 1, status: r.status, ms: r.ms }, ok ? 'webhook delivered' : 'webhook attempt failed');
   if (ok) {
     await repo.endpointSucceeded(endpoint.id);

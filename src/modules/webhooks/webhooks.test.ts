@@ -198,6 +198,10 @@ describe('webhooks: signed outbound events for agents', () => {
     const ep = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: asAgent(agentA.key) })).json();
     assert.equal(ep.enabled, true);
     assert.equal(ep.failing_since, null);
+    // The operator sees the outcomes.
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /webhook_attempts_total\{outcome="retry"\} [1-9]/);
+    assert.match(metrics, /webhook_attempts_total\{outcome="delivered"\} [1-9]/);
   });
 
   it('does not retry after a 410: the endpoint is disabled and its owner told', async () => {
