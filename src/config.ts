@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -26,6 +27,17 @@ export interface Config {
     dimensions: number;
     cacheSize: number;
     workers: number;
+  };
+  /**
+   * The in-process vector index (src/modules/search/vector-sync.ts): the semantic side of search
+   * answered in memory, PostgreSQL's pgvector index the fallback while it loads or builds.
+   */
+  vectorIndex: {
+    enabled: boolean;
+    /** Searches whose filters leave at most this many companies use an exact scan; larger ones the HNSW graph. */
+    exactBelow: number;
+    /** Threads that build the HNSW graph (default: all cores but one). */
+    buildThreads: number;
   };
   llm: {
     baseUrl: string | undefined;
@@ -202,6 +214,11 @@ export function loadConfig(env: Env = process.env): Config {
       dimensions: int(env, 'EMBEDDINGS_DIMENSIONS', 512, 512, 512),
       cacheSize: int(env, 'EMBEDDINGS_CACHE_SIZE', 5000, 0, 1_000_000),
       workers: int(env, 'EMBEDDINGS_WORKERS', 1, 1, 16),
+    },
+    vectorIndex: {
+      enabled: bool(env, 'VECTOR_INDEX', true),
+      exactBelow: int(env, 'VECTOR_INDEX_EXACT_BELOW', 10_000, 0, 10_000_000),
+      buildThreads: int(env, 'VECTOR_INDEX_BUILD_THREADS', Math.max(1, os.availableParallelism() - 1), 1, 64),
     },
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', undefined, ['http:', 'https:']),

@@ -26,6 +26,7 @@ import { createOwnershipService, type OwnershipService } from './modules/ownersh
 import { createProposalsService, type ProposalsService } from './modules/proposals/proposals.service.js';
 import { createSearchRepo } from './modules/search/search.repo.js';
 import { createSearchService, type SearchService } from './modules/search/search.service.js';
+import { createVectorSearch } from './modules/search/vector-sync.js';
 import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
 import { createWidgetRepo } from './modules/widget/widget.repo.js';
 import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
@@ -105,8 +106,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
   const entitlements = createEntitlements(db);
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
-  const search = createSearchService({ repo: createSearchRepo(db), companies, embeddings, onWeakResult: insights.onWeakSearch });
-  const system = createSystemService({ config, db, embeddings, jobs });
+  const searchRepo = createSearchRepo(db);
+  const vectors = config.vectorIndex.enabled
+    ? createVectorSearch(searchRepo, { dimensions: config.embeddings.dimensions, exactBelow: config.vectorIndex.exactBelow, buildThreads: config.vectorIndex.buildThreads, log })
+    : undefined;
+  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ...(vectors ? { vectors } : {}) });
+  const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
   const crawl = createCrawlService({
     repo: createCrawlRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
     ...(deps.crawlResolver ? { resolver: deps.crawlResolver } : {}),
@@ -170,6 +175,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   return {
     services,
     async start() {
+      vectors?.start();
       await jobs.start({ work: config.runJobs });
       await mail.requeuePending();
       // Deliveries recorded while no process could queue them (a stop between a commit and its dispatch).
@@ -181,6 +187,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       await webhooks.close();
       await mail.close();
       await crawl.close();
+      await vectors?.close();
       await changes.close();
       if (ownsEmbeddings) await embeddings.close();
       if (ownsDb) await db.close();

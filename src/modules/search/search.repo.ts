@@ -82,6 +82,63 @@ export interface ScoredLexeme {
   prefix: boolean;
 }
 
+/** A company as the in-process vector index holds it (see vector-index.ts). */
+export interface VectorSourceRow {
+  id: string;
+  vector: Float32Array | null;
+  removed: boolean;
+  category: string;
+  countryCode: string;
+  country: string;
+  city: string;
+  industry: string;
+  serviceType: string;
+  verified: boolean;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+interface RawVectorRow {
+  id: string;
+  v: Uint8Array | null;
+  removed: boolean;
+  category: string | null;
+  country_code: string | null;
+  country: string | null;
+  city: string | null;
+  industry: string | null;
+  service_type: string | null;
+  is_verified: boolean;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** pgvector's binary form (vector_send): dimensions (int16), unused (int16), then big-endian float4s. */
+function decodeVector(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dimensions = view.getUint16(0, false);
+  const out = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) out[i] = view.getFloat32(4 + 4 * i, false);
+  return out;
+}
+
+function toVectorSourceRow(r: RawVectorRow): VectorSourceRow {
+  return {
+    id: r.id,
+    vector: r.v ? decodeVector(r.v) : null,
+    removed: r.removed,
+    category: r.category ?? '',
+    countryCode: r.country_code ?? '',
+    country: r.country ?? '',
+    city: r.city ?? '',
+    industry: r.industry ?? '',
+    serviceType: r.service_type ?? '',
+    verified: r.is_verified,
+    latitude: r.latitude,
+    longitude: r.longitude,
+  };
+}
+
 export function createSearchRepo(db: Db) {
   return {
     /** Live companies, total lexemes and the write version (bumped by every company write). */
@@ -188,7 +245,8 @@ export function createSearchRepo(db: Db) {
     /** Nearest neighbours by cosine distance (HNSW); score = cosine similarity. */
     async semanticCandidates(vector: string, filters: SearchFilters, limit: number, exactBelow: number): Promise<ScoredId[]> {
       const w = whereFilters(filters, 3);
-      const hasFilters = w.params.length > 0;
+      // verified_only adds a condition without a parameter: count conditions, not parameters.
+      const hasFilters = w.sql !== 'c.deleted_at IS NULL';
       if (hasFilters) {
         // Selective filters: an exact scan of the few matching rows is complete and cheap, where
         // the HNSW graph would have to walk far to find enough of them.
@@ -219,6 +277,43 @@ export function createSearchRepo(db: Db) {
         const rows = await tx.query<ScoredId>(sql, [vector, limit, ...w.params]);
         return rows.sort((a, b) => b.score - a.score);
       });
+    },
+
+    /**
+     * The oldest transaction still running (pg_snapshot_xmin): every write that commits after this
+     * call has a transaction id at or above it. Taken before reading, it is where the next
+     * catch-up of the vector index starts (migration 0017).
+     */
+    async vectorWatermark(): Promise<string> {
+      const rows = await db.query<{ x: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x');
+      return rows[0]!.x;
+    },
+
+    /**
+     * A page of companies for the in-process vector index, in id order after `afterId`: the whole
+     * live directory with embeddings, or (with `writtenSince`) every company written by a
+     * transaction at or after that watermark, removed ones included.
+     */
+    async vectorRows(afterId: string | null, limit: number, writtenSince?: string): Promise<VectorSourceRow[]> {
+      const where = writtenSince === undefined ? 'c.deleted_at IS NULL AND c.embedding IS NOT NULL' : 'c.written_txid >= $3::xid8';
+      const rows = await db.query<RawVectorRow>(
+        `SELECT c.id, vector_send(c.embedding) AS v, c.deleted_at IS NOT NULL AS removed, c.category, c.country_code, c.country,
+                c.city, c.industry, c.service_type, c.is_verified, c.latitude, c.longitude
+           FROM companies c
+          WHERE ${where} AND ($1::uuid IS NULL OR c.id > $1::uuid)
+          ORDER BY c.id LIMIT $2`,
+        writtenSince === undefined ? [afterId, limit] : [afterId, limit, writtenSince],
+      );
+      return rows.map(toVectorSourceRow);
+    },
+
+    /** Companies hard-deleted by a transaction at or after the watermark (their tombstones). */
+    async vectorTombstones(writtenSince: string): Promise<string[]> {
+      const rows = await db.query<{ company_id: string }>(
+        'SELECT company_id FROM company_changes WHERE removed AND txid >= $1::xid8 AND NOT EXISTS (SELECT 1 FROM companies c WHERE c.id = company_id)',
+        [writtenSince],
+      );
+      return rows.map((r) => r.company_id);
     },
 
     /** Where the candidates of a text search are and what they are (for place-aware ranking and sorting). */

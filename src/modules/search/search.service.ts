@@ -10,6 +10,7 @@ import { canonicalCategory } from '../companies/companies.service.js';
 import type { CompanySummary } from '../companies/companies.schemas.js';
 import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
+import type { VectorSearch } from './vector-sync.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
@@ -131,6 +132,11 @@ export interface SearchServiceDeps {
   embeddings: EmbeddingProvider;
   tuning?: SearchTuning;
   /**
+   * The in-process vector index (vector-sync.ts): answers the semantic side when it can,
+   * otherwise (loading, building, a filter it does not evaluate) the database does.
+   */
+  vectors?: Pick<VectorSearch, 'candidates' | 'status'>;
+  /**
    * Called (fire-and-forget, after the answer is built) when a text search found nothing or only
    * weak matches: the insights module records it. Must not throw or block.
    */
@@ -150,7 +156,7 @@ export interface WeakSearchEvent {
 /** Below this raw cosine similarity no company is a real match (measured on the demo directory: good matches are ≥ 0.5). */
 export const WEAK_SIMILARITY = 0.45;
 
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, onWeakResult }: SearchServiceDeps) {
+export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, vectors, onWeakResult }: SearchServiceDeps) {
   /** The place of a search (from near, or named in the text) and the text to rank. */
   function resolvePlaceContext(q: SearchQuery): { ctx: PlaceContext | undefined; text: string } {
     const text = (q.q ?? '').trim();
@@ -219,6 +225,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { rows, bound };
   }
 
+  /** Nearest companies by meaning: from the in-process index when it can answer, else from pgvector. */
+  async function semanticSide(vector: number[], filters: SearchFilters, version: number) {
+    const fromIndex = vectors ? await vectors.candidates(Float32Array.from(vector), filters, tuning.semanticDepth, version) : undefined;
+    return fromIndex ?? repo.semanticCandidates(toPgVector(vector), filters, tuning.semanticDepth, tuning.exactScanBelow);
+  }
+
   /** Ranked candidates for a text query (the whole fused list, best first). */
   async function rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
     const terms = queryTerms(text);
@@ -228,7 +240,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       useKeyword && terms.length ? keywordSide(terms, filters, stats) : Promise.resolve({ rows: [], bound: 1 }),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
       useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
-      useSemantic ? embeddings.embedQuery(text).then((v) => repo.semanticCandidates(toPgVector(v), filters, tuning.semanticDepth, tuning.exactScanBelow)) : Promise.resolve([]),
+      useSemantic ? embeddings.embedQuery(text).then((v) => semanticSide(v, filters, stats.version)) : Promise.resolve([]),
     ]);
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
     // match covers only a weak part of it keeps low keyword scores instead of a full 1.
@@ -391,6 +403,11 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   }
 
   return {
+    /** The in-process vector index's state (health checks, benchmarks); undefined when it is disabled. */
+    vectorIndexStatus() {
+      return vectors?.status();
+    },
+
     bestSimilarityInPlace,
     search: async (q: SearchQuery, mode: SearchMode = 'hybrid'): Promise<SearchResult> => (await run(q, mode, true)).result,
     /** The same search with its best raw similarity and without the weak-result hook (ask judges and records its own questions). */

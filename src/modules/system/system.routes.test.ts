@@ -26,7 +26,7 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.status, 'ok');
-    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'shutdown']);
+    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'shutdown', 'vector_index']);
     for (const check of Object.values(body.checks) as { ok: boolean }[]) assert.equal(check.ok, true);
     assert.equal(body.version, '2.0.0');
   });

@@ -13,6 +13,7 @@ export const DeepHealthSchema = Type.Object(
       embeddings: CheckSchema,
       jobs: CheckSchema,
       shutdown: CheckSchema,
+      vector_index: CheckSchema,
     }),
     store: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
     version: Type.String(),

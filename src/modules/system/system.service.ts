@@ -6,7 +6,10 @@ import { createSystemRepo } from './system.repo.js';
 
 export const API_VERSION = '2.0.0';
 
-export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs }) {
+/** What the search module reports about its in-process vector index (undefined: disabled). */
+export type VectorIndexReport = { state: string; companies: number; graph: string } | undefined;
+
+export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs; vectorIndexStatus?: () => VectorIndexReport }) {
   const { config, embeddings, jobs } = deps;
   const repo = createSystemRepo(deps.db);
   let draining = false;
@@ -27,10 +30,13 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
       const emb = embeddings.isReady() ? { ok: true, detail: embeddings.model } : { ok: false, detail: 'embedding model not loaded' };
       const job = !config.runJobs ? { ok: true, detail: 'jobs run in a separate worker' } : jobs.isRunning() ? { ok: true } : { ok: false, detail: 'job queue not running' };
       const shutdown = draining ? { ok: false, detail: 'shutting down: finishing requests, routing should stop' } : { ok: true };
+      // Informational: while the index loads or builds, search answers from the database (slower, still correct).
+      const vi = deps.vectorIndexStatus?.();
+      const vectorIndex = { ok: true, detail: vi ? `${vi.state}, ${vi.companies} companies, graph ${vi.graph}` : 'disabled: search uses the database' };
       const ok = database.ok && migrations.ok && emb.ok && job.ok && shutdown.ok;
       return {
         status: ok ? ('ok' as const) : ('degraded' as const),
-        checks: { database, migrations, embeddings: emb, jobs: job, shutdown },
+        checks: { database, migrations, embeddings: emb, jobs: job, shutdown, vector_index: vectorIndex },
         store: repo.kind,
         version: API_VERSION,
       };

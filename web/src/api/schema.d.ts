@@ -2424,6 +2424,10 @@ export interface components {
                     detail?: string;
                     ok: boolean;
                 };
+                vector_index: {
+                    detail?: string;
+                    ok: boolean;
+                };
             };
             status: "ok" | "degraded";
             store: "pglite" | "postgres";

@@ -1,0 +1,29 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { newGraph } from './vector-graph.js';
+
+/**
+ * Builds the HNSW graph of the vector index off the main thread (100k companies take about a
+ * minute on one core), reading the embeddings from the shared matrix, and writes it to `file`
+ * for the main thread to load.
+ */
+const { matrix, slots, dimensions, file, threads } = workerData as { matrix: Float32Array; slots: Int32Array; dimensions: number; file: string; threads: number };
+
+try {
+  const graph = newGraph(dimensions);
+  const chunk = 4096;
+  for (let start = 0; start < slots.length; start += chunk) {
+    const n = Math.min(chunk, slots.length - start);
+    const keys = new BigUint64Array(n);
+    const vectors = new Float32Array(n * dimensions);
+    for (let i = 0; i < n; i++) {
+      const slot = slots[start + i]!;
+      keys[i] = BigInt(slot);
+      vectors.set(matrix.subarray(slot * dimensions, (slot + 1) * dimensions), i * dimensions);
+    }
+    graph.add(keys, vectors, threads);
+  }
+  graph.save(file);
+  parentPort!.postMessage({ ok: true, size: graph.size() });
+} catch (err) {
+  parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
+}
