@@ -35,7 +35,7 @@ const rad = (d: number) => (d * Math.PI) / 180;
 
 export class VectorIndex {
   readonly dimensions: number;
-  private readonly options: VectorIndexOptions;
+  private options: VectorIndexOptions;
   private capacity = 0;
   private matrix: Float32Array<ArrayBufferLike> = new Float32Array(0);
   private readonly slotOf = new Map<string, number>();
@@ -66,6 +66,11 @@ export class VectorIndex {
     this.options = options;
     this.dimensions = options.dimensions;
     this.grow(1024);
+  }
+
+  /** Changes the HNSW oversampling (benchmarks compare settings on one loaded index). */
+  tune(options: Pick<VectorIndexOptions, 'oversample'>): void {
+    this.options = { ...this.options, ...options };
   }
 
   /** Live companies in the index. */

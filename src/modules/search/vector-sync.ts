@@ -50,7 +50,7 @@ type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' 
 export function createVectorSearch(source: Source, options: VectorSearchOptions) {
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
-  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 3 });
+  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4 });
   let state: VectorIndexStatus['state'] = 'loading';
   let syncedVersion = -1;
   let watermark = '0';
