@@ -1,6 +1,7 @@
 // Lint for the service (src/, scripts/); the dashboard in web/ has its own package and checks.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import stylistic from "@stylistic/eslint-plugin";
 
 export default tseslint.config(
   { ignores: ["node_modules/**", "dist/**", "web/**", "test-artifacts/**", "src/**/*.client.js"] },
@@ -13,6 +14,28 @@ export default tseslint.config(
       "no-control-regex": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    // Formatting: `npm run format` applies these with --fix; `npm run lint` (in CI) reports them.
+    files: ["**/*.ts", "**/*.mjs"],
+    ignores: ["**/*.mjs"],
+    plugins: { "@stylistic": stylistic },
+    rules: {
+      "@stylistic/quotes": ["error", "single", { avoidEscape: true, allowTemplateLiterals: "always" }],
+      "@stylistic/semi": ["error", "always"],
+      "@stylistic/comma-dangle": ["error", "always-multiline"],
+      "@stylistic/no-trailing-spaces": "error",
+      "@stylistic/eol-last": ["error", "always"],
+      "@stylistic/no-multiple-empty-lines": ["error", { max: 1, maxEOF: 0, maxBOF: 0 }],
+      "@stylistic/indent": ["error", 2, { SwitchCase: 1, flatTernaryExpressions: true, offsetTernaryExpressions: true, ignoredNodes: ["ConditionalExpression *", "TemplateLiteral *"] }],
+      "@stylistic/max-len": ["error", { code: 200, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true, ignoreComments: false }],
+      "@stylistic/object-curly-spacing": ["error", "always"],
+      "@stylistic/arrow-parens": ["error", "always"],
+      "@stylistic/brace-style": ["error", "1tbs", { allowSingleLine: true }],
+      "@stylistic/keyword-spacing": "error",
+      "@stylistic/space-infix-ops": "error",
+      "@stylistic/comma-spacing": "error",
     },
   },
   {

@@ -10,10 +10,14 @@
  *    company gets its template's vector plus small random noise, renormalised. This is a
  *    documented shortcut (embedding 100k texts takes ~35 min here); the index and the query
  *    path are the same as with real vectors.
- * 3. Starts the real server (src/server.ts) as a child process on that store and load-tests it over
- *    HTTP with autocannon, 10 connections: /api/health (ceiling), novel queries, repeated
- *    queries, both with and without filters, and GET /companies/{id}. Prints p50, p99, req/s,
- *    the ratio to the ceiling and the server's peak RSS (VmHWM).
+ * 3. Starts the real app (scripts/bench-server.ts: src/app.ts plus the peer's routes) as a child
+ *    process on that store and load-tests it over HTTP with autocannon, 10 connections:
+ *    /api/health (ceiling), novel queries, repeated queries, both with and without filters, and
+ *    GET /companies/{id}. Prints p50, p99, req/s, the ratio to the ceiling, the server's peak RSS
+ *    (VmHWM) and the mean time per search stage of each run (from /metrics: search_stage_seconds).
+ * 4. The peer (issue 17): loads the same companies and vectors into Orama inside the same server
+ *    process (after our runs and our RSS reading), runs the same novel query runs against its route
+ *    and prints our figures as ratios to its.
  * PGlite data goes to a temporary folder; with --database-url a temporary database is created.
  */
 import fs from 'node:fs';
@@ -132,7 +136,23 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
   const started = Date.now();
   const batch = 1000;
   for (let i = 0; i < N; i += batch) {
-    const cols: Record<string, unknown[]> = { name: [], website_url: [], domain: [], category: [], industry: [], description: [], country: [], country_code: [], city: [], service_type: [], is_verified: [], keywords: [], embedding: [], latitude: [], longitude: [] };
+    const cols: Record<string, unknown[]> = {
+      name: [],
+      website_url: [],
+      domain: [],
+      category: [],
+      industry: [],
+      description: [],
+      country: [],
+      country_code: [],
+      city: [],
+      service_type: [],
+      is_verified: [],
+      keywords: [],
+      embedding: [],
+      latitude: [],
+      longitude: [],
+    };
     for (let j = i; j < Math.min(i + batch, N); j++) {
       const ti = Math.floor(rnd() * templates.length);
       const t = templates[ti]!;
@@ -181,7 +201,7 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
 }
 
 function startServer(env: Record<string, string>, port: number): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/bench-server.ts')], {
     cwd: root,
     env: {
       ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
@@ -224,12 +244,41 @@ interface Row {
   p99: number;
   rps: number;
   errors: number;
+  /** Mean ms per search stage over the run (absent for routes that do not search). */
+  stages?: Record<string, number>;
+}
+
+const STAGES = ['stats', 'embed', 'keyword', 'names', 'semantic_index', 'semantic_database', 'rows', 'total'];
+
+/** Sum and count of search_stage_seconds per stage, read from the server's /metrics. */
+async function stageTotals(base: string): Promise<Map<string, { sum: number; count: number }>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const out = new Map<string, { sum: number; count: number }>();
+  for (const m of text.matchAll(/^search_stage_seconds_(sum|count)\{stage="(\w+)"\} ([\d.e+-]+)$/gm)) {
+    const o = out.get(m[2]!) ?? { sum: 0, count: 0 };
+    o[m[1] as 'sum' | 'count'] = Number(m[3]);
+    out.set(m[2]!, o);
+  }
+  return out;
+}
+
+/** Runs `work` and adds the mean ms per stage of the searches it caused. */
+async function withStages(base: string, work: () => Promise<Row>): Promise<Row> {
+  const before = await stageTotals(base);
+  const row = await work();
+  const after = await stageTotals(base);
+  const stages: Record<string, number> = {};
+  for (const [stage, a] of after) {
+    const b = before.get(stage) ?? { sum: 0, count: 0 };
+    if (a.count > b.count) stages[stage] = ((a.sum - b.sum) / (a.count - b.count)) * 1000;
+  }
+  return Object.keys(stages).length ? { ...row, stages } : row;
 }
 
 /** One client, one request at a time: the latency a single agent sees (p50, p99 over n requests). */
-async function oneClient(name: string, base: string, paths: () => string, n = 200): Promise<Row> {
+async function oneClient(name: string, base: string, paths: () => string, n = 200, warmUp = 20): Promise<Row> {
   // Warm-up (JIT, caches of the first requests) not counted.
-  for (let i = 0; i < 20; i++) await (await fetch(base + paths())).arrayBuffer();
+  for (let i = 0; i < warmUp; i++) await (await fetch(base + paths())).arrayBuffer();
   const times: number[] = [];
   let errors = 0;
   const started = Date.now();
@@ -308,22 +357,36 @@ try {
     ['category+country+verified', () => `&category=${enc(pick(templates).category)}&country=${enc(pick(PLACES)[0])}&is_verified=true`],
     ['city+service_type', () => { const [country, city] = pick(PLACES); return `&city=${enc(city)}&country=${enc(country)}&service_type=${pick(SERVICE_TYPES)}`; }],
   ];
-  for (const [name, extra] of oneFilters) single.push(await oneClient(name, base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}${extra()}`));
+  for (const [name, extra] of oneFilters) single.push(await withStages(base, () => oneClient(name, base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}${extra()}`)));
 
   const rows: Row[] = [];
+  const searchRun = (name: string, paths: () => string) => withStages(base, () => cannon(name, base, paths));
   rows.push(await cannon('ceiling: GET /api/health', base, () => '/api/health'));
-  rows.push(await cannon('novel queries', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}`));
-  rows.push(await cannon('novel queries + filters', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}${filters()}`));
+  rows.push(await searchRun('novel queries', () => `/api/v1/agent/companies?q=${enc(freshQuery())}`));
+  rows.push(await searchRun('novel queries + filters', () => `/api/v1/agent/companies?q=${enc(freshQuery())}${filters()}`));
   // Places: a novel query with near (a filter), and one naming its place in the words (a second, local ranking).
-  rows.push(await cannon('novel queries + near', base, () => `/api/v1/agent/companies?q=${enc(freshQuery())}&near=${enc(pick(PLACES)[1])}`));
-  rows.push(await cannon('novel queries "in <city>"', base, () => `/api/v1/agent/companies?q=${enc(`${freshQuery()} in ${pick(PLACES)[1]}`)}`));
+  rows.push(await searchRun('novel queries + near', () => `/api/v1/agent/companies?q=${enc(freshQuery())}&near=${enc(pick(PLACES)[1])}`));
+  rows.push(await searchRun('novel queries "in <city>"', () => `/api/v1/agent/companies?q=${enc(`${freshQuery()} in ${pick(PLACES)[1]}`)}`));
   for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}`);
   for (const q of repeated) await fetch(`${base}/api/v1/agent/companies?q=${enc(q)}&country=Germany&is_verified=true`);
-  rows.push(await cannon('repeated queries', base, () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}`));
-  rows.push(await cannon('repeated queries + filters', base, () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}&country=Germany&is_verified=true`));
-  rows.push(await cannon('browse with filters (no q)', base, () => `/api/v1/agent/companies?category=${enc(pick(templates).category)}${filters()}`));
+  rows.push(await searchRun('repeated queries', () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}`));
+  rows.push(await searchRun('repeated queries + filters', () => `/api/v1/agent/companies?q=${enc(repeated[r++ % repeated.length]!)}&country=Germany&is_verified=true`));
+  rows.push(await searchRun('browse with filters (no q)', () => `/api/v1/agent/companies?category=${enc(pick(templates).category)}${filters()}`));
   rows.push(await cannon('GET /companies/{id}', base, () => `/api/v1/agent/companies/${pick(ids)}`));
   const rss = peakRssMb(server.pid);
+
+  // The peer, in the same process, after our peak RSS was read.
+  log('loading the peer (Orama) with the same companies and vectors');
+  const loaded = (await (await fetch(`${base}/bench/peer/load`, { method: 'POST' })).json()) as { companies: number; seconds: number };
+  log(`peer loaded: ${loaded.companies} companies in ${loaded.seconds.toFixed(0)} s`);
+  const peerSingle: Row[] = [];
+  // Fewer requests for the peer: at 100k it needs about half a second per query (a full scan of the vectors).
+  for (const [name, extra] of oneFilters) peerSingle.push(await oneClient(`peer: ${name}`, base, () => `/bench/peer/companies?q=${enc(freshQuery())}${extra()}`, 60, 5));
+  const peerRows: Row[] = [
+    await cannon('peer: novel queries', base, () => `/bench/peer/companies?q=${enc(freshQuery())}`),
+    await cannon('peer: novel queries + filters', base, () => `/bench/peer/companies?q=${enc(freshQuery())}${filters()}`),
+  ];
+  const peerRss = peakRssMb(server.pid);
 
   const ceiling = rows[0]!.rps;
   console.log(`\n${N} companies on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, 10 connections, ${duration} s per run, ${workers} embedding worker(s)`);
@@ -332,10 +395,24 @@ try {
   for (const row of rows) {
     console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
   }
-  console.log(`server peak RSS: ${rss.toFixed(0)} MB`);
-  console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests)`);
-  console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}`);
-  for (const row of single) console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.errors ? `  ${row.errors} errors` : ''}`);
+  console.log(`server peak RSS: ${rss.toFixed(0)} MB (with the peer loaded as well: ${peerRss.toFixed(0)} MB)`);
+  console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests, 60 for the peer); peer = Orama on the same companies, vectors and query embedding`);
+  console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}`);
+  single.forEach((row, i) => {
+    const peer = peerSingle[i]!;
+    console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${String(peer.p50).padStart(10)}${String(peer.p99).padStart(10)}${(row.p50 / peer.p50).toFixed(2).padStart(11)}${row.errors + peer.errors ? `  ${row.errors + peer.errors} errors` : ''}`);
+  });
+  console.log('\n10 connections, ours vs the peer (req/s ratio > 1: we are faster)');
+  for (const [i, peer] of peerRows.entries()) {
+    const ours = rows[i + 1]!;
+    console.log(`${ours.name.padEnd(30)}ours ${ours.rps.toFixed(0)} req/s p99 ${ours.p99} ms · peer ${peer.rps.toFixed(0)} req/s p99 ${peer.p99} ms · ratio ${(ours.rps / peer.rps).toFixed(2)}${peer.errors ? ` · peer errors ${peer.errors}` : ''}`);
+  }
+  console.log(`\nmean ms per search stage (stages overlap: keyword, names and embed+semantic run in parallel; total = one uncached search)`);
+  console.log(`${'run'.padEnd(34)}${STAGES.map((st) => st.replace('semantic_', 'sem_').padStart(10)).join('')}`);
+  for (const row of [...single.map((x) => ({ ...x, name: `1 client, ${x.name}` })), ...rows]) {
+    if (!row.stages) continue;
+    console.log(`${row.name.padEnd(34)}${STAGES.map((st) => (row.stages![st] === undefined ? '-' : row.stages![st]!.toFixed(1)).padStart(10)).join('')}`);
+  }
 } finally {
   server?.stop();
   await new Promise((res) => setTimeout(res, 1000));

@@ -101,7 +101,22 @@ async function load(db: Db, templates: Template[]): Promise<void> {
   const started = Date.now();
   const batch = 1000;
   for (let i = 0; i < N; i += batch) {
-    const cols: Record<string, unknown[]> = { name: [], website_url: [], domain: [], category: [], industry: [], description: [], country: [], country_code: [], city: [], address: [], service_type: [], is_verified: [], keywords: [], embedding: [] };
+    const cols: Record<string, unknown[]> = {
+      name: [],
+      website_url: [],
+      domain: [],
+      category: [],
+      industry: [],
+      description: [],
+      country: [],
+      country_code: [],
+      city: [],
+      address: [],
+      service_type: [],
+      is_verified: [],
+      keywords: [],
+      embedding: [],
+    };
     for (let j = i; j < Math.min(i + batch, N); j++) {
       const ti = Math.floor(rnd() * templates.length);
       const t = templates[ti]!;

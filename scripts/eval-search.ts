@@ -25,6 +25,7 @@ import { parseCompaniesJsonl } from '../src/modules/companies/companies.import.j
 import { createSearchRepo, type SearchRepo } from '../src/modules/search/search.repo.js';
 import { createSearchService, defaultTuning, type SearchMode, type SearchTuning } from '../src/modules/search/search.service.js';
 import { normalizeDomain } from '../src/lib/url.js';
+import { companiesForPeer, createOramaPeer, type PeerMode } from './peer/orama-peer.js';
 
 interface EvalQuery {
   qid: string;
@@ -218,10 +219,72 @@ async function evaluateStore(kind: 'pglite' | 'postgres', embeddings: EmbeddingP
     console.log(`\nhybrid nDCG@10 ${h.toFixed(3)} (target ≥ 0.88): ${h >= 0.88 ? 'met' : 'NOT met'}; ` +
       `${(((h - best) / best) * 100).toFixed(1)}% above the better single method (target ≥ 8%): ${h >= best * 1.08 ? 'met' : 'NOT met'}`);
 
+    await peerEval(db, keyByDomain, summaries);
     if (flag('--sweep')) await sweep(run);
     return summaries;
   } finally {
     await drop();
+  }
+}
+
+/**
+ * The peer (issue 17): Orama loaded with the same companies and stored vectors, asked the same
+ * queries with the same filters and the same query vectors; nDCG@10 per mode, and our hybrid as a
+ * ratio to its hybrid. Its hybrid weight is reported at its default and at the best of a small grid.
+ */
+async function peerEval(db: Db, keyByDomain: Map<string, string>, ours: Record<string, ReturnType<typeof summarise>>) {
+  const t0 = Date.now();
+  const peer = createOramaPeer(embeddings.dimensions, defaultTuning.minSimilarity);
+  const keyById = new Map<string, string>();
+  const urls = await db.query<{ id: string; website_url: string }>('SELECT id::text, website_url FROM companies');
+  for (const r of urls) keyById.set(r.id, keyByDomain.get(normalizeDomain(r.website_url) ?? '') ?? '');
+  for await (const page of companiesForPeer(db)) await peer.insert(page);
+  const vectors = new Map<string, number[]>();
+  for (const q of queries) vectors.set(q.qid, await embeddings.embedQuery(q.query));
+  const run = async (mode: PeerMode, textWeight = 0.5) => {
+    const scores: Scores = new Map();
+    for (const q of queries) {
+      const f = q.filters ?? {};
+      const { hits } = await peer.search({
+        q: q.query,
+        vector: vectors.get(q.qid)!,
+        mode,
+        textWeight,
+        filters: {
+          category: f.category as string | undefined,
+          country: f.country as string | undefined,
+          city: f.city as string | undefined,
+          service_type: f.service_type as string | undefined,
+          is_verified: f.is_verified as boolean | undefined,
+        },
+      });
+      scores.set(q.qid, metrics(hits.map((h) => keyById.get(h.id)), q.relevant));
+    }
+    return summarise(scores);
+  };
+  const peerModes = { hybrid: await run('hybrid'), keyword: await run('fulltext'), semantic: await run('vector') };
+  let best = { w: 0.5, ndcg: peerModes.hybrid.overall!.ndcg };
+  for (const w of [0.2, 0.3, 0.4, 0.6, 0.7, 0.8]) {
+    const n = (await run('hybrid', w)).overall!.ndcg;
+    if (n > best.ndcg) best = { w, ndcg: n };
+  }
+  console.log(`
+peer: Orama ${peerVersion()} (${peer.size()} companies, same vectors and query vectors; ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`${'nDCG@10'.padEnd(14)}${'ours'.padStart(8)}${'Orama'.padStart(8)}${'ratio'.padStart(8)}`);
+  for (const m of ['hybrid', 'keyword', 'semantic'] as const) {
+    const a = ours[m]!.overall!.ndcg;
+    const b = peerModes[m].overall!.ndcg;
+    console.log(`${m.padEnd(14)}${a.toFixed(3).padStart(8)}${b.toFixed(3).padStart(8)}${(a / b).toFixed(2).padStart(8)}`);
+  }
+  const h = ours.hybrid!.overall!.ndcg;
+  console.log(`Orama hybrid at its best text weight (${best.w}, tuned on these queries): ${best.ndcg.toFixed(3)}; ours ${h.toFixed(3)} = ${(h / best.ndcg).toFixed(2)}× its best`);
+}
+
+function peerVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(new URL('../node_modules/@orama/orama/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
   }
 }
 

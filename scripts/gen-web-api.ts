@@ -16,11 +16,11 @@ const typesPath = join(root, 'web/src/api/schema.d.ts');
 const check = process.argv.includes('--check');
 
 // The document does not depend on the model: a stub keeps this fast (no worker threads).
-const embeddings: EmbeddingProvider = { model: "stub", dimensions: 512, embed: async () => [], embedQuery: async () => [], ready: async () => {}, isReady: () => true, close: async () => {} };
+const embeddings: EmbeddingProvider = { model: 'stub', dimensions: 512, embed: async () => [], embedQuery: async () => [], ready: async () => {}, isReady: () => true, close: async () => {} };
 const db = await openDb({});
 await migrate(db);
 // A fixed base URL so the document does not depend on the machine.
-const app = await buildApp(testConfig({ baseUrl: "http://localhost:3000" }), { db, embeddings });
+const app = await buildApp(testConfig({ baseUrl: 'http://localhost:3000' }), { db, embeddings });
 await app.ready();
 const spec = `${JSON.stringify(app.swagger(), null, 2)}\n`;
 await app.close();

@@ -23,7 +23,12 @@ export interface ImportReport {
 }
 
 /** Validates and imports one JSONL text; `log` receives progress and error lines. */
-export async function importJsonl(text: string, companies: CompaniesService, log: (line: string) => void = () => {}, bar?: (done: number, total: number, seconds: number) => void): Promise<ImportReport> {
+export async function importJsonl(
+  text: string,
+  companies: CompaniesService,
+  log: (line: string) => void = () => {},
+  bar?: (done: number, total: number, seconds: number) => void,
+): Promise<ImportReport> {
   const { lines, errors } = parseCompaniesJsonl(text, companies);
   for (const e of errors) log(`line ${e.line}: ${e.message}`);
   const total = lines.length;

@@ -115,7 +115,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerErrorHandling(app);
   registerInputBounds(app);
   registerSecurityHeaders(app);
-  for (const schema of [ErrorSchema, ValidationErrorSchema, LocationSchema, CompanySummarySchema, CompanyProfileSchema, CompanyChangeSchema, ChangesResponseSchema, CategoriesResponseSchema, SearchResponseSchema, HealthSchema, DeepHealthSchema, PublicConfigSchema]) {
+  for (const schema of [
+    ErrorSchema,
+    ValidationErrorSchema,
+    LocationSchema,
+    CompanySummarySchema,
+    CompanyProfileSchema,
+    CompanyChangeSchema,
+    ChangesResponseSchema,
+    CategoriesResponseSchema,
+    SearchResponseSchema,
+    HealthSchema,
+    DeepHealthSchema,
+    PublicConfigSchema,
+  ]) {
     app.addSchema(schema);
   }
   await registerOpenApi(app, config, API_VERSION);

@@ -11,7 +11,7 @@ import type { Resolver } from './lib/ssrf.js';
 import { createAdminService, recordAudit, type AdminService } from './modules/admin/admin.service.js';
 import { createAgentsRepo } from './modules/agents/agents.repo.js';
 import { createAgentsService, type AgentsService } from './modules/agents/agents.service.js';
-import type { MailDnsResolver } from './modules/agents/email-domain.js';
+import type { MailDnsResolver } from './platform/mail-dns.js';
 import { createAskService, type AskService } from './modules/ask/ask.service.js';
 import { createInsightsRepo } from './modules/ask/insights.repo.js';
 import { createInsightsService, type InsightsService } from './modules/ask/insights.service.js';
@@ -40,7 +40,7 @@ export interface ServiceDeps {
   /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
   db?: Db;
   embeddings?: EmbeddingProvider;
-  /** DNS for the agent email MX check (EMAIL_CHECK_MX); tests pass a fake. */
+  /** DNS for the email MX check of agents and owners (EMAIL_CHECK_MX); tests pass a fake. */
   mailDns?: MailDnsResolver;
   /** DNS for the crawler's fetcher; tests make fixture host names resolve to 127.0.0.1. */
   crawlResolver?: Resolver;
@@ -119,7 +119,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     timeoutMs: config.crawl.timeoutMs,
   });
   const auth = createAuthService({
-    db, companies, mail, config, log, ownership,
+    db, companies, mail, config, log, ownership, dns: deps.mailDns,
     // The `crawl` magic-link purpose queues a crawl of the verified site.
     onCrawlRequested: (userId, companyId, websiteUrl) => crawl.startForOwner(userId, companyId, websiteUrl),
   });
@@ -171,7 +171,31 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, webhooks, log });
 
-  const services: CoreServices = { config, db, embeddings, jobs, mail, ownership, auth, verifiers, guards, companies, search, system, agents, proposals, llm, tools, admin, insights, ask, widget, mcp, crawl, webhooks };
+  const services: CoreServices = {
+    config,
+    db,
+    embeddings,
+    jobs,
+    mail,
+    ownership,
+    auth,
+    verifiers,
+    guards,
+    companies,
+    search,
+    system,
+    agents,
+    proposals,
+    llm,
+    tools,
+    admin,
+    insights,
+    ask,
+    widget,
+    mcp,
+    crawl,
+    webhooks,
+  };
   return {
     services,
     async start() {

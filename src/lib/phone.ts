@@ -129,5 +129,11 @@ export function choosePhone(cands: PhoneCandidate[], countries: string[]): Chose
   if (!top || top.score < 0.5) return undefined;
   const margin = top.score - (ranked[1]?.score ?? 0);
   const confidence = Math.max(0.3, Math.min(0.99, 0.45 + top.score * 0.12 + Math.min(margin, 2) * 0.08));
-  return { ...top.parsed, source: top.best.source, url: top.best.url, confidence: Number(confidence.toFixed(2)), others: ranked.slice(1).filter((r) => r.score > 0.5).slice(0, 5).map((r) => r.parsed.e164) };
+  return {
+    ...top.parsed,
+    source: top.best.source,
+    url: top.best.url,
+    confidence: Number(confidence.toFixed(2)),
+    others: ranked.slice(1).filter((r) => r.score > 0.5).slice(0, 5).map((r) => r.parsed.e164),
+  };
 }

@@ -189,8 +189,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   // Unknown routes: a plain 404 in the same {detail} shape as every other error; people (a browser
   // asking for HTML outside the API) get the site's 404 page once a module has set one.
+  // Every route's pattern, so that a known path asked with the wrong method answers 405 with Allow
+  // (RFC 9110 §15.5.6) instead of a 404 that suggests the path does not exist.
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const pattern = routePattern(route.url ?? route.path);
+    for (const method of [route.method].flat()) routes.push({ method, pattern });
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    const allowed = [...new Set(routes.filter((r) => r.method !== request.method && r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0 && request.method !== 'OPTIONS') {
+      const allow = allowed.sort().join(', ');
+      reply.status(405).header('allow', allow).send(errorBody(request, 'method_not_allowed', `Method Not Allowed: ${request.method} ${path} answers ${allow}`));
+      return;
+    }
     const page = htmlNotFoundPages.get(app);
     if (page && !MACHINE_PATHS.test(path)) reply.header('vary', 'accept');
     if (page && wantsHtmlPage(request, path)) {
@@ -199,6 +213,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     reply.status(404).send(errorBody(request, 'not_found', `Not found: ${request.method} ${path}`));
   });
+}
+
+/** A Fastify route path as an anchored expression: `:param` is one segment, `*` the rest. */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split(/(:[A-Za-z0-9_]+(?:\([^)]*\))?|\*)/)
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}/?$`);
 }
 
 const htmlNotFoundPages = new WeakMap<FastifyInstance, (path: string) => string>();

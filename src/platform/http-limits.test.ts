@@ -41,6 +41,20 @@ describe('HTTP limits', () => {
     assert.deepEqual(Object.keys(invalid.json()), ['detail']);
   });
 
+  it('answers a known path asked with the wrong method 405 with Allow, an unknown path 404 (issue 13)', async () => {
+    const webhook = await t.app.inject({ method: 'GET', url: '/api/payments/webhook' });
+    assert.equal(webhook.statusCode, 405);
+    assert.equal(webhook.headers.allow, 'HEAD, POST');
+    assert.equal(webhook.json().code, 'method_not_allowed');
+    assert.match(webhook.json().detail, /GET \/api\/payments\/webhook answers HEAD, POST/);
+    // Path parameters match one segment: a company id path knows GET (and HEAD), not DELETE.
+    const company = await t.app.inject({ method: 'DELETE', url: '/api/v1/agent/companies/00000000-0000-4000-8000-000000000000' });
+    assert.equal(company.statusCode, 405);
+    assert.match(String(company.headers.allow), /^GET, HEAD$/);
+    assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/v1/agent/companies/a/b/c' })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/no-such-route' })).statusCode, 404);
+  });
+
   it('answers an over-long path segment with 414 in the detail shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${'a'.repeat(600)}` });
     assert.equal(res.statusCode, 414);

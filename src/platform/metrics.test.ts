@@ -23,6 +23,19 @@ describe('Prometheus metrics', () => {
     assert.match(res.body, /# TYPE webhook_attempts_total counter/);
   });
 
+  it('reports where search time goes and how often its caches answer', async () => {
+    const q = encodeURIComponent('metrics stage timing probe for accountants');
+    for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?q=${q}` })).statusCode, 200);
+    const body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    for (const stage of ['stats', 'embed', 'keyword', 'total']) assert.match(body, new RegExp(`search_stage_seconds_count\\{stage="${stage}"\\} [1-9]`), stage);
+    assert.match(body, /search_stage_seconds_count\{stage="semantic_(index|database)"\} [1-9]/);
+    // The second search of the same words at the same corpus version comes from the answer cache.
+    assert.match(body, /search_answers_total\{outcome="cached"\} [1-9]/);
+    assert.match(body, /search_answers_total\{outcome="computed"\} [1-9]/);
+    assert.match(body, /query_embeddings_total\{outcome="computed"\} [1-9]/);
+    assert.match(body, /query_embedding_batch_size_count [1-9]/);
+  });
+
   it('is hidden from remote callers without the token', async () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.4' })).statusCode, 404);
     const wrong = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.4', headers: { authorization: 'Bearer wrong' } });

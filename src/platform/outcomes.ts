@@ -1,8 +1,8 @@
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 
 /**
- * Outcome counters that the modules increment where the outcome happens; /metrics (platform/metrics.ts)
- * registers them. Process-wide: every instance reports its own, Prometheus sums them.
+ * Outcome counters and stage timings that the modules record where they happen; /metrics
+ * (platform/metrics.ts) registers them. Process-wide: every instance reports its own, Prometheus sums them.
  */
 export const mailOutcomes = new Counter({
   name: 'mail_deliveries_total',
@@ -17,3 +17,43 @@ export const webhookOutcomes = new Counter({
   labelNames: ['outcome'] as const,
   registers: [],
 });
+
+/** Where a search's time goes (the stages run partly in parallel, so they do not add up to `total`). */
+export const searchStageSeconds = new Histogram({
+  name: 'search_stage_seconds',
+  help: 'Search time per stage: stats (corpus version read), embed (query embedding, queue wait included), keyword, names, semantic_index or semantic_database (vector candidates), rows (profiles of the page), total (one uncached search)',
+  labelNames: ['stage'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [],
+});
+
+export const searchAnswers = new Counter({
+  name: 'search_answers_total',
+  help: 'Searches by outcome: cached (a repeated search answered from the in-process answer cache at the current corpus version) or computed',
+  labelNames: ['outcome'] as const,
+  registers: [],
+});
+
+export const queryEmbeddings = new Counter({
+  name: 'query_embeddings_total',
+  help: 'Query embeddings by outcome: cached (same text embedded before, or being embedded) or computed',
+  labelNames: ['outcome'] as const,
+  registers: [],
+});
+
+export const queryEmbeddingBatch = new Histogram({
+  name: 'query_embedding_batch_size',
+  help: 'Queries per model call (micro-batching under load)',
+  buckets: [1, 2, 4, 8, 16, 32],
+  registers: [],
+});
+
+/** Runs `work` and records its duration under `stage`. */
+export async function timedStage<T>(stage: string, work: () => Promise<T>): Promise<T> {
+  const end = searchStageSeconds.startTimer({ stage });
+  try {
+    return await work();
+  } finally {
+    end();
+  }
+}

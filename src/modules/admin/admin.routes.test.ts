@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp, bearer } from '../../test/helpers.js';
 
-
 describe("administrators' directory tools", () => {
   let t: TestContext;
   let admin: string;

@@ -1,7 +1,8 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
-import type { Actor, AdminAuditEntry, ToolsService } from '../companies/tools.service.js';
+import type { AdminAuditEntry } from '../../platform/audit.js';
+import type { Actor, ToolsService } from '../companies/tools.service.js';
 import { createAdminRepo, type ReindexRunRow } from './admin.repo.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 
@@ -20,7 +21,6 @@ export interface AdminServiceDeps {
   jobs: Jobs;
   log?: { error: (obj: object, msg: string) => void };
 }
-
 
 export function toRun(r: ReindexRunRow) {
   return {

@@ -5,7 +5,7 @@ import { testConfig } from '../../config.js';
 import type { App } from '../../platform/http.js';
 import { closeTestEmbeddings, createTestDb, testEmbeddings, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from './agents.test-helpers.js';
-import type { MailDnsResolver } from './email-domain.js';
+import type { MailDnsResolver } from '../../platform/mail-dns.js';
 
 const BASE = '/api/v1/agent';
 

@@ -8,7 +8,8 @@ import type { Db } from '../../platform/db.js';
 import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
 import { createAgentsRepo, isUniqueViolation, type AgentsRepo } from './agents.repo.js';
 import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from './agents.schemas.js';
-import { domainAcceptsMail, emailDomain, isDisposableDomain, systemDnsResolver, type MailDnsResolver } from './email-domain.js';
+import { emailDomain, isDisposableDomain } from '../../lib/email-domain.js';
+import { domainAcceptsMail, systemDnsResolver, type MailDnsResolver } from '../../platform/mail-dns.js';
 import { isoTime as iso } from '../../lib/time.js';
 
 export interface AgentsServiceDeps {

@@ -67,7 +67,7 @@ export const InsightsResponseSchema = Type.Object(
     total_categories: Type.Integer(),
     total_queries: Type.Integer(),
     retention_days: Type.Integer({ description: 'Questions older than this are deleted' }),
-    history_days: Type.Integer({ description: "How many days back the counts and examples reach: 7 on the free plan, 90 on pro" }),
+    history_days: Type.Integer({ description: 'How many days back the counts and examples reach: 7 on the free plan, 90 on pro' }),
     plan: Type.String({ description: "The company's effective plan (free or pro)" }),
   },
   { $id: 'InsightsResponse' },

@@ -164,7 +164,7 @@ export async function authRoutes(app: App, { auth, guards, serviceName, baseUrl 
       operationId: 'auth.cleanupTokens',
       tags: ['auth'],
       summary: 'Remove expired (and long-used) magic tokens',
-      description: "An owner removes the stale tokens of their own address; an administrator those of every address.",
+      description: 'An owner removes the stale tokens of their own address; an administrator those of every address.',
       security: bearer,
       response: { 200: CleanupSchema, 401: err, ...errorResponses },
     },

@@ -1,14 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { promises as dns } from 'node:dns';
-import { SignJWT, jwtVerify } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { AdminPrincipal, BearerPrincipal, UserPrincipal } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { AppError, invalid } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail.js';
+import { domainAcceptsMailWithin, systemDnsResolver, type MailDnsResolver } from '../../platform/mail-dns.js';
 import { emailDomain, emailMayClaimWebsite, isDisposableDomain, isFreeMailDomain, nameFromDomain } from '../../lib/email-domain.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password.js';
 import { createBackoffLimiter, createWindowLimiter, type WindowLimiter } from '../../lib/rate-window.js';
@@ -19,10 +16,10 @@ import type { OwnerPurpose } from './auth.schemas.js';
 import { isUuid } from '../../lib/ids.js';
 import type { OwnershipService } from '../ownership/ownership.service.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
+import { signInMail } from './auth.mail.js';
+import { ADMIN_TOKEN_TTL_SECONDS, createTokenSigner, USER_TOKEN_TTL_SECONDS } from './auth.tokens.js';
 
-/** Owner tokens live a week (GET /api/auth/me renews them); admin tokens half a day. */
-export const USER_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
-export const ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
+export { ADMIN_TOKEN_TTL_SECONDS, loadJwtSecret, USER_TOKEN_TTL_SECONDS } from './auth.tokens.js';
 const MIN_ADMIN_PASSWORD = 8;
 
 export interface AuthLimits {
@@ -51,6 +48,8 @@ export interface AuthServiceDeps {
   config: Pick<Config, 'baseUrl' | 'serviceName' | 'nodeEnv' | 'dataDir' | 'jwtSecret' | 'magicLinkTtlMinutes' | 'emailCheckMx' | 'adminEmail' | 'adminPassword'>;
   log: FastifyBaseLogger;
   limits?: Partial<AuthLimits>;
+  /** DNS for the MX check (EMAIL_CHECK_MX); tests pass a fake. */
+  dns?: MailDnsResolver | undefined;
   /** Who owns which company (the ownership module): sign-in with purpose verify records it. */
   ownership: OwnershipService;
   /** Starts a crawl after an owner verified with purpose `crawl` (the crawl module's startForOwner). */
@@ -74,38 +73,12 @@ export interface AdminView {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const displayName = (slug: string) => (slug === 'agentpages' ? 'AgentPages' : slug);
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-let testSecret: Uint8Array | undefined;
-
-/**
- * The HS256 signing key: JWT_SECRET when set; in tests a random per-process key; otherwise one
- * generated on first start and kept in DATA_DIR/jwt-secret (mode 0600) so tokens survive restarts.
- */
-export function loadJwtSecret(config: Pick<Config, 'jwtSecret' | 'nodeEnv' | 'dataDir'>): Uint8Array {
-  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  if (config.nodeEnv === 'test') return (testSecret ??= randomBytes(32));
-  const file = path.join(config.dataDir, 'jwt-secret');
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  try {
-    // 'wx': the first process to start wins; a concurrent one reads what it wrote.
-    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const secret = fs.readFileSync(file, 'utf8').trim();
-  if (secret.length < 32) throw new Error(`${file} holds a too short JWT secret: delete it to generate a new one`);
-  return new TextEncoder().encode(secret);
-}
-
-export function createAuthService(input: AuthServiceDeps) {
-  // Own copy: setCrawlRequester assigns into it.
-  const deps: AuthServiceDeps = { ...input };
+export function createAuthService(deps: AuthServiceDeps) {
   const { db, companies, mail, config, log } = deps;
   const repo = deps.repo ?? createAuthRepo(db);
   const limits = { ...DEFAULT_AUTH_LIMITS, ...deps.limits };
-  const secret = loadJwtSecret(config);
-  const issuer = config.serviceName;
+  const tokens = createTokenSigner(config);
   const service = displayName(config.serviceName);
   // Sign-in brakes count per (address, client) pair with a growing block, under a ceiling per
   // client. Nothing counts per address alone: a stranger could then lock the real person out.
@@ -126,23 +99,10 @@ export function createAuthService(input: AuthServiceDeps) {
     if (!byPair.ok) throw tooMany(byPair.retryAfterSeconds, 'sign-in link requests for this address');
   }
 
-  async function signToken(kind: 'user' | 'admin', subjectId: string, email: string, sessionId: string): Promise<{ token: string; expiresIn: number }> {
-    const expiresIn = kind === 'user' ? USER_TOKEN_TTL_SECONDS : ADMIN_TOKEN_TTL_SECONDS;
-    const token = await new SignJWT({ kind, email })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(subjectId)
-      .setJti(sessionId)
-      .setIssuer(issuer)
-      .setIssuedAt()
-      .setExpirationTime(`${expiresIn}s`)
-      .sign(secret);
-    return { token, expiresIn };
-  }
-
   async function newSession(kind: 'user' | 'admin', subjectId: string, email: string, q: AuthRepo = repo) {
     const ttl = kind === 'user' ? USER_TOKEN_TTL_SECONDS : ADMIN_TOKEN_TTL_SECONDS;
     const session = await q.createSession(kind, subjectId, ttl);
-    return signToken(kind, subjectId, email, session.id);
+    return tokens.sign(kind, subjectId, email, session.id);
   }
 
   async function userView(row: UserRow): Promise<UserView> {
@@ -157,34 +117,13 @@ export function createAuthService(input: AuthServiceDeps) {
 
   const adminView = (a: AdminRow): AdminView => ({ id: a.id, email: a.email, created_at: iso(a.created_at)!, last_login_at: iso(a.last_login_at) });
 
-  /** Refuses addresses that cannot receive mail before anything is stored or sent. */
+  /** Refuses addresses that cannot receive mail before anything is stored or sent (a DNS failure never blocks sign-in). */
   async function checkDeliverable(email: string): Promise<void> {
     const domain = emailDomain(email);
     if (isDisposableDomain(domain)) throw invalid(['body', 'email'], 'Disposable email addresses cannot be used: use a permanent address', email);
-    if (!config.emailCheckMx) return;
-    try {
-      const mx = await Promise.race([dns.resolveMx(domain), new Promise<null>((r) => setTimeout(() => r(null), 3000).unref())]);
-      if (mx && mx.length === 0) throw new Error('no MX');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // Only a definite "no such domain / no mail server" refuses; DNS trouble does not block sign-in.
-      if (code === 'ENOTFOUND' || code === 'ENODATA' || (err as Error).message === 'no MX') {
-        throw invalid(['body', 'email'], `The domain ${domain} does not accept email`, email);
-      }
+    if (config.emailCheckMx && (await domainAcceptsMailWithin(domain, deps.dns ?? systemDnsResolver)) === 'no') {
+      throw invalid(['body', 'email'], `The domain ${domain} does not accept email`, email);
     }
-  }
-
-  function linkMail(kind: 'user' | 'admin', to: string, link: string, purpose: string, website: string | null) {
-    const minutes = config.magicLinkTtlMinutes;
-    const intro = kind === 'admin'
-      ? `Sign in to the ${service} administration.`
-      : purpose === 'login'
-        ? `Sign in to ${service}.`
-        : `Confirm that you manage ${website} on ${service}${purpose === 'crawl' ? ' and start reading its website' : ''}.`;
-    const subject = kind === 'admin' ? `${service} administrator sign-in link` : purpose === 'login' ? `Your ${service} sign-in link` : `Confirm your company on ${service}`;
-    const text = `${intro}\n\nOpen this link (valid for ${minutes} minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this email: nothing happens without the link.\n\n${service}`;
-    const html = `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Continue to ${escapeHtml(service)}</a></p><p>The link is valid for ${minutes} minutes and works once. If you did not ask for it, ignore this email.</p><p style="color:#666;font-size:12px">${escapeHtml(link)}</p>`;
-    return { to, subject, text, html };
   }
 
   /** Stores a new magic token (hash only) and returns the raw token. No limits, no mail. */
@@ -316,7 +255,7 @@ export function createAuthService(input: AuthServiceDeps) {
       countLinkRequest(email, input.ip);
       const { website, token } = await createSignInToken(input);
       const link = `${config.baseUrl}/api/auth/confirm?token=${encodeURIComponent(token)}&purpose=${input.purpose}`;
-      await mail.send(linkMail('user', email, link, input.purpose, website?.domain ?? null));
+      await mail.send(signInMail(service, config.magicLinkTtlMinutes, 'user', email, link, input.purpose, website?.domain ?? null));
       return {
         message: 'If the address can receive email, a sign-in link is on its way. It is valid for a limited time and works once.',
         purpose: input.purpose,
@@ -333,7 +272,7 @@ export function createAuthService(input: AuthServiceDeps) {
       if (admin?.is_active) {
         const token = await issueMagicToken('admin', admin.email, 'admin', null);
         const link = `${config.baseUrl}/api/admin/magic-link/confirm?token=${encodeURIComponent(token)}`;
-        await mail.send(linkMail('admin', admin.email, link, 'admin', null));
+        await mail.send(signInMail(service, config.magicLinkTtlMinutes, 'admin', admin.email, link, 'admin', null));
       } else {
         log.info({ email }, 'admin magic link requested for an address that is not an administrator');
       }
@@ -367,12 +306,8 @@ export function createAuthService(input: AuthServiceDeps) {
 
     /** The verifier behind every bearer guard: signature, expiry, and a live session. */
     async verifyBearer(token: string): Promise<BearerPrincipal | undefined> {
-      let payload;
-      try {
-        ({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer }));
-      } catch {
-        return undefined;
-      }
+      const payload = await tokens.verify(token);
+      if (!payload) return undefined;
       const kind = payload.kind;
       if ((kind !== 'user' && kind !== 'admin') || typeof payload.jti !== 'string' || !isUuid(payload.jti) || typeof payload.sub !== 'string') return undefined;
       const subject = await repo.findSessionSubject(payload.jti);
@@ -387,7 +322,7 @@ export function createAuthService(input: AuthServiceDeps) {
       const user = await repo.findUserById(principal.userId);
       if (!user) throw new AppError('unauthorized', 'Invalid or expired token: sign in again');
       await repo.extendSession(principal.sessionId, USER_TOKEN_TTL_SECONDS);
-      const signed = await signToken('user', user.id, user.email, principal.sessionId);
+      const signed = await tokens.sign('user', user.id, user.email, principal.sessionId);
       return { user: await userView(user), access_token: signed.token, token_type: 'bearer' as const, expires_in: signed.expiresIn };
     },
 

@@ -116,7 +116,17 @@ export function createCompaniesRepo(db: Queryable) {
     },
 
     /** Companies whose stored embedding is missing or from another model (to be (re)embedded). */
-    async listNeedingEmbedding(model: string, limit: number): Promise<{ id: string; name: string; industry: string; description: string; keywords: string[]; services: string[]; city: string; country: string; category: string }[]> {
+    async listNeedingEmbedding(model: string, limit: number): Promise<{
+      id: string;
+      name: string;
+      industry: string;
+      description: string;
+      keywords: string[];
+      services: string[];
+      city: string;
+      country: string;
+      category: string;
+    }[]> {
       return db.query(
         `SELECT id, name, industry, description, keywords, services, city, country, category FROM companies
          WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $1) ORDER BY id LIMIT $2`,

@@ -120,7 +120,10 @@ export function createToolsRepo(db: Queryable) {
       return rows[0]?.deleted_at;
     },
 
-    async insertEdit(e: { companyId: string; actorKind: string; actorId: string | null; actorEmail: string | null; source: string; changes: Record<string, { before: unknown; after: unknown }> }): Promise<void> {
+    async insertEdit(e: {
+      companyId: string; actorKind: string; actorId: string | null; actorEmail: string | null; source: string; changes: Record<string,
+        { before: unknown; after: unknown }>,
+    }): Promise<void> {
       await db.query(
         'INSERT INTO company_edits (company_id, actor_kind, actor_id, actor_email, source, changes) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
         [e.companyId, e.actorKind, e.actorId, e.actorEmail, e.source, JSON.stringify(e.changes)],
@@ -170,7 +173,17 @@ export function createToolsRepo(db: Queryable) {
      * row seen, created_at as PostgreSQL text so microseconds survive the round trip: rows added
      * meanwhile sort before the cursor and never shift the pages that follow.
      */
-    async listForAdmin(o: { q?: string | undefined; after?: { createdAt: string; id: string } | undefined; limit: number; offset: number }): Promise<{ rows: (ToolRow & { cursor_ts: string })[]; total: number }> {
+    async subscriptionsOf(companyIds: string[]): Promise<SubscriptionRow[]> {
+      if (companyIds.length === 0) return [];
+      return db.query<SubscriptionRow>('SELECT * FROM company_subscriptions WHERE company_id = ANY($1::uuid[])', [companyIds]);
+    },
+
+    async listForAdmin(o: {
+      q?: string | undefined;
+      after?: { createdAt: string; id: string } | undefined;
+      limit: number;
+      offset: number;
+    }): Promise<{ rows: (ToolRow & { cursor_ts: string })[]; total: number }> {
       const params: unknown[] = [];
       const where = ['deleted_at IS NULL'];
       if (o.q) {

@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, bearer } from '../../test/helpers.js';
 
-
 /** A multipart/form-data body with one file part. */
 function multipartBody(file: Buffer, filename = 'logo.png', contentType = 'image/png') {
   const boundary = `----agp${randomBytes(8).toString('hex')}`;
@@ -106,7 +105,7 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
   });
 
   describe('tenancy', () => {
-    it("another owner gets 404 on every management route of a company, and nothing changes", async () => {
+    it('another owner gets 404 on every management route of a company, and nothing changes', async () => {
       const before = (await inject('GET', `/api/tools/${a.id}/edit-data`, a.token)).json();
       const { payload, headers } = multipartBody(await png(64, 64));
       const attempts = [

@@ -147,7 +147,15 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
   const home = pages.find((p) => new URL(p.url).pathname === '/' || /^\/(index\.\w+)?$/.test(new URL(p.url).pathname)) ?? pages[0];
   const orgs = pages.flatMap((p) => p.orgs);
   // The richest organisation node wins; a specific business type breaks ties.
-  const filled = (o: StructuredOrg) => [o.name, o.description, o.email, o.telephone, o.address?.city, o.address?.country, o.logo].filter(Boolean).length + (o.types.some((t) => !GENERIC_TYPES.test(t)) ? 0.5 : 0);
+  const filled = (o: StructuredOrg) => [
+    o.name,
+    o.description,
+    o.email,
+    o.telephone,
+    o.address?.city,
+    o.address?.country,
+    o.logo,
+  ].filter(Boolean).length + (o.types.some((t) => !GENERIC_TYPES.test(t)) ? 0.5 : 0);
   const org = orgs.sort((a, b) => filled(b) - filled(a))[0];
   if (org) {
     // Fill gaps from other nodes describing the same organisation.
@@ -429,7 +437,8 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
     const phone = chosen.phone ?? (out.phone && phoneOk(out.phone) && !id.phoneCandidates.length ? toPlainLine(out.phone) : base.phone);
     const city = chosen.city ?? (out.city && inCorpus(out.city) && knownCity(out.city) ? toPlainLine(out.city) : base.city);
     const countryCodeOut = countryCode(out.country);
-    const country = out.country && countryCodeOut && (base.country ? countryCode(base.country) === countryCodeOut : inCorpus(out.country)) ? (countryName(countryCodeOut) ?? out.country) : base.country;
+    const countryConfirmed = () => (base.country ? countryCode(base.country) === countryCodeOut : inCorpus(out.country));
+    const country = out.country && countryCodeOut && countryConfirmed() ? (countryName(countryCodeOut) ?? out.country) : base.country;
     const services = out.services.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
     const keywords = out.keywords.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
     const address = out.address && inCorpus(out.address.split(',')[0]!.trim()) ? toPlainLine(out.address) : base.address;

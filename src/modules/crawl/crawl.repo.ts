@@ -42,7 +42,10 @@ const MAX_EVENTS = 300;
 
 export function createCrawlRepo(db: Queryable) {
   return {
-    async create(j: { url: string; domain: string; userId: string | null; requestedBy: RequestedBy; companyId: string | null; options: Record<string, unknown>; status?: CrawlStatus }): Promise<CrawlJobRow> {
+    async create(j: {
+      url: string; domain: string; userId: string | null; requestedBy: RequestedBy; companyId: string | null; options: Record<string,
+        unknown>; status?: CrawlStatus,
+    }): Promise<CrawlJobRow> {
       const rows = await db.query<CrawlJobRow>(
         `INSERT INTO crawl_jobs (url, domain, user_id, requested_by, company_id, options, status)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) RETURNING ${COLUMNS}`,

@@ -136,4 +136,14 @@ export const CrawlRecentSchema = Type.Object(
   { $id: 'CrawlRecent' },
 );
 
-export const crawlSchemas = [CrawlRequestSchema, CrawlJobSchema, CrawlJobProgressSchema, CrawlJobDetailSchema, CrawlResultSchema, CrawlStartedSchema, MyLatestSchema, CrawlStatsSchema, CrawlRecentSchema];
+export const crawlSchemas = [
+  CrawlRequestSchema,
+  CrawlJobSchema,
+  CrawlJobProgressSchema,
+  CrawlJobDetailSchema,
+  CrawlResultSchema,
+  CrawlStartedSchema,
+  MyLatestSchema,
+  CrawlStatsSchema,
+  CrawlRecentSchema,
+];

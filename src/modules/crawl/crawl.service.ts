@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { emailMayClaimWebsite } from '../../lib/email-domain.js';
 import type { Resolver } from '../../lib/ssrf.js';
-import { toPlainLine, toPlainText } from '../../lib/text.js';
+import { toPlainLine } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { BearerPrincipal } from '../../platform/auth.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
@@ -13,10 +13,12 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { assembleMaterial, createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
 import { createEngine, HostPacer, type CrawlEvent, type Engine } from './crawl.engine.js';
 import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
-import type { ExtractedPage } from '../../lib/extract.js';
-import type { CrawlJobRow, CrawlRepo, } from './crawl.repo.js';
+import type { CrawlJobRow, CrawlRepo } from './crawl.repo.js';
 import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
-import { isoTimeOrNull as iso } from '../../lib/time.js';
+import { createCrawlAdminReads } from './crawl.admin.js';
+import { pagesToStore, parseTarget, toJobView } from './crawl.views.js';
+
+export { PAGE_TEXT_MAX_CHARS, pagesToStore, parseTarget, toJobView } from './crawl.views.js';
 
 export const CRAWL_QUEUE = 'crawl.run';
 
@@ -46,65 +48,6 @@ export interface CrawlRunOptions {
   maxPages: number;
   maxDepth: number;
   adaptiveRetry: boolean;
-}
-
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-
-export function toJobView(row: CrawlJobRow): CrawlJobView {
-  const r = row.result ?? {};
-  return {
-    id: row.id,
-    url: row.url,
-    domain: row.domain,
-    status: row.status,
-    stage: row.stage,
-    pages_fetched: row.pages_fetched,
-    company_id: row.company_id,
-    attempts: row.attempts,
-    error: row.error,
-    strategies_tried: strings(r.strategies_tried),
-    changed_fields: strings(r.changed_fields),
-    kept_owner_edits: strings(r.kept_owner_edits),
-    created_at: iso(row.created_at)!,
-    started_at: iso(row.started_at),
-    finished_at: iso(row.finished_at),
-    duration_ms: row.duration_ms,
-  };
-}
-
-/** The site to crawl: http(s) URL or bare domain → start URL (origin + path) and identity domain. */
-export function parseTarget(input: string): { url: string; domain: string } {
-  const s = input.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
-  let u: URL;
-  try {
-    u = new URL(withScheme);
-  } catch {
-    throw invalid(['body', 'url'], 'Input should be a valid website URL or domain', input, 'url_parsing');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid(['body', 'url'], 'Only http and https websites can be crawled', input, 'url_scheme');
-  if (u.username || u.password) throw invalid(['body', 'url'], 'URLs with credentials are not crawled', input, 'url_parsing');
-  const domain = normalizeDomain(u.href);
-  if (!domain) throw invalid(['body', 'url'], 'Input should be a valid website URL or domain', input, 'url_parsing');
-  u.hash = '';
-  return { url: u.href, domain };
-}
-
-/** Stored text per page is capped: enough for answers, bounded storage per company. */
-export const PAGE_TEXT_MAX_CHARS = 20_000;
-
-/** The pages worth storing for a company: readable plain text, one row per URL, at most `max`. */
-export function pagesToStore(pages: ExtractedPage[], max: number): { url: string; title: string; text: string }[] {
-  const seen = new Set<string>();
-  const out: { url: string; title: string; text: string }[] = [];
-  for (const p of pages) {
-    if (out.length >= max) break;
-    const text = toPlainText(p.text).slice(0, PAGE_TEXT_MAX_CHARS).trim();
-    if (!text || p.scriptShell || seen.has(p.url)) continue;
-    seen.add(p.url);
-    out.push({ url: p.url.slice(0, 2000), title: toPlainLine(p.title).slice(0, 300), text });
-  }
-  return out;
 }
 
 class CrawlFailure extends Error {
@@ -408,41 +351,7 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       return { job: toJobView(row), company: company ? { id: company.id, name: company.name, website_url: company.website_url } : null };
     },
 
-    async adminRecent(q: { limit: number; offset: number; status?: string | undefined }) {
-      const { rows, total } = await repo.list(q);
-      return { jobs: rows.map(toJobView), total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total };
-    },
-
-    async adminDetail(id: number) {
-      const row = await repo.find(id);
-      if (!row) throw new AppError('not_found', `Crawl job ${id} not found`);
-      return {
-        job: toJobView(row),
-        user_id: row.user_id,
-        requested_by: row.requested_by,
-        options: row.options,
-        error_kind: row.error_kind,
-        raw_error: row.error,
-        result: row.result,
-        events: row.events,
-      };
-    },
-
-    async stats(hours: number) {
-      const s = await repo.stats(hours);
-      const by = { queued: 0, running: 0, succeeded: 0, failed: 0 };
-      for (const r of s.byStatus) if (r.status in by) by[r.status as keyof typeof by] = r.n;
-      const finished = by.succeeded + by.failed;
-      return {
-        hours,
-        total: by.queued + by.running + by.succeeded + by.failed,
-        by_status: by,
-        success_rate: finished ? Math.round((by.succeeded / finished) * 10000) / 10000 : null,
-        median_duration_ms: s.median === null ? null : Math.round(s.median),
-        avg_pages_fetched: s.avgPages === null ? null : Math.round(s.avgPages * 100) / 100,
-        top_errors: s.errors.map((e) => ({ kind: e.kind, count: e.n, example: e.example ?? '' })),
-      };
-    },
+    ...createCrawlAdminReads(repo),
 
     /** The readable text of the company's pages from its latest crawl (crawl order; [] when never crawled). */
     async pagesOf(companyId: string): Promise<{ url: string; title: string; text: string }[]> {

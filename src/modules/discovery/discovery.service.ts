@@ -70,7 +70,6 @@ export interface AgentEndpoint {
   curl: string;
 }
 
-
 /**
  * The reverse-domain namespace UCP names our services with ("agentpages.com" → "com.agentpages");
  * hosts that are IP addresses or a single label (localhost) get a local namespace.

@@ -25,7 +25,6 @@ import { webhookTools, type McpWebhooksPort } from './mcp.webhook-tools.js';
 import { runTool, zodFromTypeBox, zodFromTypeBoxes, type McpEndpoint, type ToolDef, type ToolRunnerDeps } from './mcp.tools.js';
 import { isUuid } from '../../lib/ids.js';
 
-
 /** What the key tools use of the agents and proposals services (the same calls as the REST routes). */
 export type McpAgentsPort = Pick<AgentsService, 'me'>;
 export type McpProposalsPort = Pick<ProposalsService, 'create' | 'createBatch' | 'listForAgent' | 'getForAgent' | 'reply'>;

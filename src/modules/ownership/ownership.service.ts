@@ -4,7 +4,6 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { createOwnershipRepo } from './ownership.repo.js';
 import { isUuid } from '../../lib/ids.js';
 
-
 /**
  * Which user owns which company: the one place every module asks (guards, proposals, crawl,
  * company management, scans, payments). Built before the modules that need it, so none of them

@@ -10,7 +10,18 @@ import type { CheckoutSnapshot, InvoiceSnapshot, PaymentProvider, SubscriptionSn
  * service signs and feeds to the same webhook path as Stripe's.
  */
 interface LocalCheckout { id: string; customerId: string; toolId: string; interval: BillingInterval; amount: number; currency: string; status: 'open' | 'complete' | 'expired'; subscriptionId: string | null }
-interface LocalSubscription { id: string; customerId: string; toolId: string; interval: BillingInterval; status: SubscriptionStatus; currentPeriodEnd: string; cancelAtPeriodEnd: boolean; created: string; amount: number; currency: string }
+interface LocalSubscription {
+  id: string;
+  customerId: string;
+  toolId: string;
+  interval: BillingInterval;
+  status: SubscriptionStatus;
+  currentPeriodEnd: string;
+  cancelAtPeriodEnd: boolean;
+  created: string;
+  amount: number;
+  currency: string;
+}
 type LocalInvoice = Omit<InvoiceSnapshot, 'created'> & { created: string };
 
 export interface LocalEvent { id: string; object: 'event'; type: string; created: number; data: { object: Record<string, unknown> } }

@@ -113,7 +113,23 @@ export function createPaymentsRepo(db: Queryable) {
       return one<PromoRow>(
         `INSERT INTO promo_codes (code, description, discount_type, percent_off, amount_off, currency, duration, duration_in_months, plans, intervals, first_time_only, max_redemptions, expires_at, active, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (code) DO NOTHING RETURNING *`,
-        [p.code, p.description, p.discount_type, p.percent_off, p.amount_off, p.currency, p.duration, p.duration_in_months, p.plans, p.intervals, p.first_time_only, p.max_redemptions, p.expires_at, p.active, p.created_by],
+        [
+          p.code,
+          p.description,
+          p.discount_type,
+          p.percent_off,
+          p.amount_off,
+          p.currency,
+          p.duration,
+          p.duration_in_months,
+          p.plans,
+          p.intervals,
+          p.first_time_only,
+          p.max_redemptions,
+          p.expires_at,
+          p.active,
+          p.created_by,
+        ],
       );
     },
     setPromoProvider: (id: number, provider: string, couponId: string | null, promotionCodeId: string | null) =>

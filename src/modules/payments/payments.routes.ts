@@ -105,7 +105,12 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
     onRequest: guards.requireAdmin,
     schema: {
       operationId: 'payments.listPromos', tags, security, summary: 'List promo codes (newest first)',
-      querystring: Type.Object({ active: Type.Optional(Type.Boolean()), q: Type.Optional(Type.String({ maxLength: 100 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), cursor: Type.Optional(Type.String({ maxLength: 20 })) }),
+      querystring: Type.Object({
+        active: Type.Optional(Type.Boolean()),
+        q: Type.Optional(Type.String({ maxLength: 100 })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+        cursor: Type.Optional(Type.String({ maxLength: 20 })),
+      }),
       response: { 200: Type.Ref('PromoList'), 401: err, 403: err, ...errorResponses },
     },
     handler: async (req) => payments.promos.list(req.query as never),
@@ -147,4 +152,3 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
     });
   });
 }
-

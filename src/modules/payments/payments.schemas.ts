@@ -103,4 +103,15 @@ export const CancelResponseSchema = Type.Object({
   status: Type.String(), cancel_at_period_end: Type.Boolean(), current_period_end: Nullable(Type.String({ format: 'date-time' })), access_until: Nullable(Type.String({ format: 'date-time' })),
 }, { $id: 'CancelSubscriptionResponse' });
 
-export const paymentsSchemas = [CheckoutRequestSchema, CheckoutResponseSchema, PromoValidateRequestSchema, PromoValidateResponseSchema, PromoCreateRequestSchema, PromoUpdateRequestSchema, PromoSchema, PromoListSchema, BillingStateSchema, CancelResponseSchema];
+export const paymentsSchemas = [
+  CheckoutRequestSchema,
+  CheckoutResponseSchema,
+  PromoValidateRequestSchema,
+  PromoValidateResponseSchema,
+  PromoCreateRequestSchema,
+  PromoUpdateRequestSchema,
+  PromoSchema,
+  PromoListSchema,
+  BillingStateSchema,
+  CancelResponseSchema,
+];

@@ -165,7 +165,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const sub = inv.subscriptionId ? await provider.getSubscription(inv.subscriptionId) : null;
     return async (tx, mails) => {
       const r = createPaymentsRepo(tx);
-      await r.upsertInvoice({ id: inv.id, company_id: companyId, number: inv.number, status: inv.status, amount_paid: inv.amountPaid, amount_due: inv.amountDue, currency: inv.currency, created: inv.created, hosted_invoice_url: inv.hostedInvoiceUrl, invoice_pdf: inv.invoicePdf });
+      await r.upsertInvoice({
+        id: inv.id,
+        company_id: companyId,
+        number: inv.number,
+        status: inv.status,
+        amount_paid: inv.amountPaid,
+        amount_due: inv.amountDue,
+        currency: inv.currency,
+        created: inv.created,
+        hosted_invoice_url: inv.hostedInvoiceUrl,
+        invoice_pdf: inv.invoicePdf,
+      });
       if (sub) await applySubscription(tx, companyId, sub, e.created, mails);
       const row = await r.subscription(companyId, true);
       if (e.type === 'invoice.payment_failed') {
@@ -213,7 +224,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
         source: row?.source ?? null, provider: provider.name, current_period_end: iso(row?.period_end), cancel_at_period_end: row?.cancel_at_period_end ?? false,
         cancel_at: iso(row?.cancel_at), trial_end: iso(row?.trial_end), payment_failed_at: iso(row?.payment_failed_at), has_billing_account: !!(await repo.customerOf(companyId)),
         limits: e.limits,
-        invoices: (await repo.invoices(companyId)).map((i) => ({ id: i.id, number: i.number, status: i.status, amount_paid: i.amount_paid, currency: i.currency, created: i.created.toISOString(), hosted_invoice_url: i.hosted_invoice_url, invoice_pdf: i.invoice_pdf })),
+        invoices: (await repo.invoices(companyId)).map((i) => ({
+          id: i.id,
+          number: i.number,
+          status: i.status,
+          amount_paid: i.amount_paid,
+          currency: i.currency,
+          created: i.created.toISOString(),
+          hosted_invoice_url: i.hosted_invoice_url,
+          invoice_pdf: i.invoice_pdf,
+        })),
         plans: planPrices(config).map((p) => ({ ...p, limits: PLAN_LIMITS[p.id] })),
       };
     },

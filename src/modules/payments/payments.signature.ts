@@ -14,7 +14,13 @@ export function signPayload(raw: string | Buffer, secret: string, timestampSecon
 
 export type SignatureFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';
 
-export function verifySignature(raw: Buffer, header: string | undefined, secrets: string[], nowMs: number, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS): { ok: true } | { ok: false; reason: SignatureFailure } {
+export function verifySignature(
+  raw: Buffer,
+  header: string | undefined,
+  secrets: string[],
+  nowMs: number,
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+): { ok: true } | { ok: false; reason: SignatureFailure } {
   if (!header) return { ok: false, reason: 'missing' };
   let t: number | undefined;
   const v1: Buffer[] = [];

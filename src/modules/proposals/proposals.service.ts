@@ -48,7 +48,6 @@ export interface CreateResult<T> {
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_HOURS = 24;
 
-
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {

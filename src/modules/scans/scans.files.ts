@@ -195,7 +195,12 @@ export function buildBundle(i: BundleInput): { files: BundleFile[]; training: 'a
   files.push({ name: 'headers.md', install_path: '(web server configuration)', content_type: 'text/markdown; charset=utf-8', content: headersMd(i, files), addresses_checks: ['D08', 'D09'] });
   files.push({ name: 'README.md', install_path: '(read me first)', content_type: 'text/markdown; charset=utf-8', content: readmeMd(i, files), addresses_checks: [] });
   files.push({ name: 'AGENT_PROMPT.md', install_path: '(give to a coding agent)', content_type: 'text/markdown; charset=utf-8', content: agentPromptMd(i, files), addresses_checks: [] });
-  const bundleKey = sha256(JSON.stringify({ scan: i.scan.id, options: { ai_training: robots.training }, generator: GENERATOR_VERSION, files: files.map((f) => [f.name, sha256(f.content)]) })).slice(0, 32);
+  const bundleKey = sha256(JSON.stringify({
+    scan: i.scan.id,
+    options: { ai_training: robots.training },
+    generator: GENERATOR_VERSION,
+    files: files.map((f) => [f.name, sha256(f.content)]),
+  })).slice(0, 32);
   const manifest = {
     bundle_id: bundleKey,
     scan_id: i.scan.id,
@@ -204,7 +209,14 @@ export function buildBundle(i: BundleInput): { files: BundleFile[]; training: 'a
     scanned_at: i.scan.finished_at,
     site: i.scan.url,
     options: { ai_training: robots.training },
-    files: files.map((f) => ({ name: f.name, install_path: f.install_path, content_type: f.content_type, bytes: Buffer.byteLength(f.content), sha256: sha256(f.content), addresses_checks: f.addresses_checks })),
+    files: files.map((f) => ({
+      name: f.name,
+      install_path: f.install_path,
+      content_type: f.content_type,
+      bytes: Buffer.byteLength(f.content),
+      sha256: sha256(f.content),
+      addresses_checks: f.addresses_checks,
+    })),
   };
   files.push({ name: 'manifest.json', install_path: '(integrity: sha256 of every file)', content_type: 'application/json', content: json(manifest), addresses_checks: [] });
   return { files, training: robots.training, bundleKey };

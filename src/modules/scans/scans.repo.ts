@@ -106,7 +106,20 @@ export function createScansRepo(db: Db) {
         `UPDATE scans SET state = 'completed', url = $2, score = $3, grade = $4, group_scores = $5, counts = $6, coverage = $7, caps = $8,
                 results = $9, requests_made = $10, previous_scan_id = $11, rubric_version = $12, finished_at = now()
           WHERE id = $1 RETURNING *`,
-        [id, r.url, r.card.score, r.card.grade, JSON.stringify(r.card.group_scores), JSON.stringify(r.card.counts), r.card.coverage, JSON.stringify(r.card.caps), JSON.stringify(r.results), r.requests, r.previousId, r.card.rubric_version],
+        [
+          id,
+          r.url,
+          r.card.score,
+          r.card.grade,
+          JSON.stringify(r.card.group_scores),
+          JSON.stringify(r.card.counts),
+          r.card.coverage,
+          JSON.stringify(r.card.caps),
+          JSON.stringify(r.results),
+          r.requests,
+          r.previousId,
+          r.card.rubric_version,
+        ],
       );
       return row!;
     },

@@ -6,7 +6,10 @@ import { SCAN_FIXTURES, scanTestApp, startScanFarm, type ScanFarm } from './scan
 import { parseLlms } from './checks.shared.js';
 import { unzipStore } from './scans.zip.js';
 
-const robotsParser = ((robotsParserModule as unknown as { default?: unknown }).default ?? robotsParserModule) as (url: string, txt: string) => { isAllowed(url: string, ua: string): boolean | undefined };
+const robotsParser = ((robotsParserModule as unknown as { default?: unknown }).default ?? robotsParserModule) as (
+  url: string,
+  txt: string,
+) => { isAllowed(url: string, ua: string): boolean | undefined };
 
 describe('scans API', () => {
   let farm: ScanFarm;

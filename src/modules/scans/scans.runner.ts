@@ -28,7 +28,7 @@ function failureOf(p: Probe): { reason: FailureReason; message: string } | undef
     }
     const reason: FailureReason =
       p.error.kind === 'unsafe' ? 'private_address'
-        : p.error.kind === 'bad_url' || p.error.kind === 'port' ? 'invalid_url'
+    : p.error.kind === 'bad_url' || p.error.kind === 'port' ? 'invalid_url'
           : p.error.kind === 'timeout' ? 'timeout'
             : /ENOTFOUND|EAI_AGAIN|DNS/i.test(m) ? 'dns'
               : /certificate|TLS|SSL|ERR_TLS/i.test(m) ? 'tls'

@@ -79,7 +79,20 @@ export function createScansService(deps: ScansServiceDeps) {
 
   async function view(row: ScanRow): Promise<ScanView> {
     const findings = (row.results ?? [])
-      .map((r) => ({ id: r.id, key: r.key, group: r.group, title: r.title, severity: r.severity, weight: SEVERITY_WEIGHT[r.severity], status: r.status, points_lost: pointsLost(r), message: r.message, evidence: r.evidence, fix: r.fix, spec_url: r.spec_url }))
+      .map((r) => ({
+        id: r.id,
+        key: r.key,
+        group: r.group,
+        title: r.title,
+        severity: r.severity,
+        weight: SEVERITY_WEIGHT[r.severity],
+        status: r.status,
+        points_lost: pointsLost(r),
+        message: r.message,
+        evidence: r.evidence,
+        fix: r.fix,
+        spec_url: r.spec_url,
+      }))
       .sort((a, b) => b.points_lost - a.points_lost || (a.fix?.bundle_file ? 0 : 1) - (b.fix?.bundle_file ? 0 : 1) || a.id.localeCompare(b.id));
     return {
       id: row.id, tool_id: row.company_id, url: row.url, state: row.state, trigger: row.trigger, rubric_version: row.rubric_version,
@@ -216,7 +229,15 @@ export function createScansService(deps: ScansServiceDeps) {
       const expiresAt = new Date(Date.now() + ttlMinutes * 60_000);
       const slug = c.domain.replace(/[^a-z0-9]+/gi, '-').toLowerCase() || 'company';
       const filename = `agentpages-${slug}-agent-files-${iso(scan.finished_at)!.slice(0, 10)}.zip`;
-      await repo.insertBundle({ companyId, scanId: scan.id, files: files.map((f) => ({ name: f.name, content: f.content, content_type: f.content_type, install_path: f.install_path })), filename, tokenHash: hashToken(token), expiresAt, createdBy: principal.userId });
+      await repo.insertBundle({
+        companyId,
+        scanId: scan.id,
+        files: files.map((f) => ({ name: f.name, content: f.content, content_type: f.content_type, install_path: f.install_path })),
+        filename,
+        tokenHash: hashToken(token),
+        expiresAt,
+        createdBy: principal.userId,
+      });
       return {
         bundle_id: bundleKey,
         scan_id: scan.id,

@@ -224,7 +224,7 @@ export function createSearchRepo(db: Db) {
            ) cand
           ORDER BY score DESC, id
           LIMIT $7`,
-          [...params, ...w.params],
+        [...params, ...w.params],
         );
       });
     },

@@ -1,6 +1,7 @@
 import { countryCode } from '../../lib/countries.js';
 import { distanceKm, findPlaceInText, resolvePlace, type Place } from '../../lib/geo.js';
 import { invalid } from '../../platform/errors.js';
+import { searchAnswers, searchStageSeconds, timedStage } from '../../platform/outcomes.js';
 import { fuse, type FusionOptions, type Candidate } from '../../lib/rank-fusion.js';
 import { queryTerms } from '../../lib/search-query.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
@@ -227,8 +228,13 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
 
   /** Nearest companies by meaning: from the in-process index when it can answer, else from pgvector. */
   async function semanticSide(vector: number[], filters: SearchFilters, version: number) {
+    const started = performance.now();
     const fromIndex = vectors ? await vectors.candidates(Float32Array.from(vector), filters, tuning.semanticDepth, version) : undefined;
-    return fromIndex ?? repo.semanticCandidates(toPgVector(vector), filters, tuning.semanticDepth, tuning.exactScanBelow);
+    if (fromIndex) {
+      searchStageSeconds.observe({ stage: 'semantic_index' }, (performance.now() - started) / 1000);
+      return fromIndex;
+    }
+    return timedStage('semantic_database', () => repo.semanticCandidates(toPgVector(vector), filters, tuning.semanticDepth, tuning.exactScanBelow));
   }
 
   /** Ranked candidates for a text query (the whole fused list, best first). */
@@ -237,10 +243,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const useKeyword = mode !== 'semantic';
     const useSemantic = mode !== 'keyword';
     const [kw, names, sem] = await Promise.all([
-      useKeyword && terms.length ? keywordSide(terms, filters, stats) : Promise.resolve({ rows: [], bound: 1 }),
+      useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve({ rows: [], bound: 1 }),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
-      useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? repo.nameCandidates(text.trim().slice(0, 200), filters, 20) : Promise.resolve([]),
-      useSemantic ? embeddings.embedQuery(text).then((v) => semanticSide(v, filters, stats.version)) : Promise.resolve([]),
+      useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? timedStage('names', () => repo.nameCandidates(text.trim().slice(0, 200), filters, 20)) : Promise.resolve([]),
+      useSemantic ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => semanticSide(v, filters, stats.version)) : Promise.resolve([]),
     ]);
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
     // match covers only a weak part of it keeps low keyword scores instead of a full 1.
@@ -285,15 +291,16 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const sort = q.sort ?? 'relevance';
     const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
-    const stats = await repo.corpusStats();
+    const stats = await timedStage('stats', () => repo.corpusStats());
     const { version } = stats;
     const hit = answers.get(key);
+    searchAnswers.inc({ outcome: hit && hit.version === version ? 'cached' : 'computed' });
     if (hit && hit.version === version) {
       answers.delete(key);
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await compute(text, filters, mode, limit, offset, stats, ctx, sort);
+    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort));
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
@@ -313,7 +320,11 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       return { ...c, distance_km: d === null ? null : Math.round(d * 10) / 10 };
     });
     const { place } = ctx;
-    return { ...result, companies: list, place: { name: place.name, country_code: place.countryCode, latitude: place.latitude, longitude: place.longitude, source: ctx.source, matches_in_place: matches } };
+    return {
+      ...result,
+      companies: list,
+      place: { name: place.name, country_code: place.countryCode, latitude: place.latitude, longitude: place.longitude, source: ctx.source, matches_in_place: matches },
+    };
   }
 
   async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name'): Promise<{ result: SearchResult; bestSimilarity: number }> {
@@ -367,7 +378,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       ranked = ranked.map((r, i) => ({ r, i, k: key(r.id) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i)).map((x) => x.r);
     }
     const page = ranked.slice(offset, offset + limit);
-    const rows = await companies.findManyByIds(page.map((p) => p.id));
+    const rows = await timedStage('rows', () => companies.findManyByIds(page.map((p) => p.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const list = page.flatMap((p) => {
       const row = byId.get(p.id);

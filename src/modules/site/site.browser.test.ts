@@ -7,6 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
 
+interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
+interface AxeWindow { axe: { run: (c: Document, o: unknown) => Promise<{ violations: AxeViolation[] }> } }
+
 /**
  * The public website as a crawler sees it: Debian's Chromium (scripts/setup-chromium.sh) with
  * JavaScript disabled searches, opens a category and a company. axe-core (evaluated through the
@@ -138,7 +141,7 @@ describe('public website in a browser without JavaScript', { timeout: 120_000 },
         await audit.goto(url);
         if (!(await audit.evaluate(() => 'axe' in window))) await audit.evaluate(AXE_SOURCE);
         const violations = await audit.evaluate(async () => {
-          const r = await (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+          const r = await (window as unknown as AxeWindow).axe.run(document, {
             runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
           });
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));

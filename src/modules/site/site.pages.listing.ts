@@ -61,7 +61,12 @@ ${searchForm({}, 'search-heading')}
 <section aria-labelledby="new-h"><h2 id="new-h">Recently added</h2>${companyCards(data.recent)}</section>`);
 }
 
-export function searchPage(ctx: SiteContext, q: { q?: string; category?: string; country?: string; city?: string }, page: number, result: { companies: Listed[]; total_found: number; has_more: boolean }): string {
+export function searchPage(
+  ctx: SiteContext,
+  q: { q?: string; category?: string; country?: string; city?: string },
+  page: number,
+  result: { companies: Listed[]; total_found: number; has_more: boolean },
+): string {
   const params = { q: q.q, category: q.category, country: q.country, city: q.city };
   const what = q.q?.trim() ? `“${q.q.trim()}”` : 'all companies';
   return layout({

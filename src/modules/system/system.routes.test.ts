@@ -32,7 +32,7 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
   });
 
   it('answers 503 with the failing check when a migration is pending', async () => {
-    await t.db.query("DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations)");
+    await t.db.query('DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations)');
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/health/deep' });
       assert.equal(res.statusCode, 503);

@@ -10,6 +10,9 @@ import { registerAgent } from '../agents/agents.test-helpers.js';
 import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
 import { WEB_DIST } from './web.routes.js';
 
+interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
+interface AxeWindow { axe: { run: (c: Document, o: unknown) => Promise<{ violations: AxeViolation[] }> } }
+
 /**
  * The dashboard in Debian's Chromium (scripts/setup-chromium.sh), against the real service and
  * the real build of web/ (npm install builds it). Journeys: a real magic-link sign-in through
@@ -38,7 +41,7 @@ async function axe(page: Page, screen: string): Promise<void> {
   // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on and untouched.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const r = await (window as unknown as AxeWindow).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
     });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));

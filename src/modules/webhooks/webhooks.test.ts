@@ -92,7 +92,16 @@ describe('webhooks: signed outbound events for agents', () => {
   const deliveries = async (key: string, endpointId: string) => {
     const res = await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpointId}/deliveries`, headers: asAgent(key) });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json().deliveries as { id: string; status: string; attempts: number; event_type: string; event_id: string; response_status: number | null; response_ms: number | null; next_attempt_at: string | null }[];
+    return res.json().deliveries as {
+      id: string;
+      status: string;
+      attempts: number;
+      event_type: string;
+      event_id: string;
+      response_status: number | null;
+      response_ms: number | null;
+      next_attempt_at: string | null;
+    }[];
   };
   const events = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body) as { id: string; type: string; timestamp: string; data: Record<string, unknown> });
 

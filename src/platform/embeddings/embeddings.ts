@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.js';
 import { AppError } from '../errors.js';
+import { queryEmbeddingBatch, queryEmbeddings } from '../outcomes.js';
 
 /**
  * Sentence embeddings behind one interface: the bundled Universal Sentence Encoder lite
@@ -73,6 +74,7 @@ abstract class CachedProvider implements EmbeddingProvider {
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.queued.length > 0) {
       const batch = this.queued.splice(0, QUERY_BATCH);
+      queryEmbeddingBatch.observe(batch.length);
       this.inFlight++;
       this.embed(batch.map((q) => q.text))
         .then(
@@ -93,6 +95,7 @@ abstract class CachedProvider implements EmbeddingProvider {
   embedQuery(text: string): Promise<number[]> {
     const key = text.trim().toLowerCase().replace(/\s+/g, ' ');
     const hit = this.cache.get(key);
+    queryEmbeddings.inc({ outcome: hit ? 'cached' : 'computed' });
     if (hit) return hit;
     // Cache the promise so concurrent identical queries share one computation.
     const p = new Promise<number[]>((resolve, reject) => {

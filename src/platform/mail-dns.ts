@@ -1,11 +1,10 @@
 import dns from 'node:dns/promises';
 
 /**
- * Email address checks for agent registration: no disposable inboxes (src/lib/email-domain.ts,
- * the maintained `disposable-email-domains` list with its wildcards), and optionally a domain that
- * accepts mail (an MX record, or an A/AAAA record as RFC 5321's implicit MX).
+ * The one check that an email domain accepts mail (an MX record, or an A/AAAA record as RFC 5321's
+ * implicit MX), used by agent registration and owner sign-in when EMAIL_CHECK_MX is on. The
+ * address-syntax and disposable-domain rules are pure and live in lib/email-domain.ts.
  */
-export { emailDomain, isDisposableDomain } from '../../lib/email-domain.js';
 
 /** The DNS calls the check needs; tests pass a fake. */
 export interface MailDnsResolver {
@@ -42,4 +41,9 @@ export async function domainAcceptsMail(domain: string, resolver: MailDnsResolve
   const [a, aaaa] = await Promise.all([attempt(() => resolver.resolve4(domain)), attempt(() => resolver.resolve6(domain))]);
   if (a.length > 0 || aaaa.length > 0) return 'yes';
   return failed ? 'unknown' : 'no';
+}
+
+/** domainAcceptsMail with a deadline: a slow DNS answers 'unknown' (callers fail open) instead of holding the request. */
+export function domainAcceptsMailWithin(domain: string, resolver: MailDnsResolver, ms = 3000): Promise<'yes' | 'no' | 'unknown'> {
+  return Promise.race([domainAcceptsMail(domain, resolver), new Promise<'unknown'>((r) => setTimeout(() => r('unknown'), ms).unref())]);
 }
