@@ -12,7 +12,8 @@
  */
 import { loadConfig } from '../src/config.js';
 import { createEmbeddingProvider } from '../src/platform/embeddings/embeddings.js';
-import { assembleMaterial, createAnalyser } from '../src/modules/crawl/crawl.analyse.js';
+import { createAnalyser } from '../src/modules/crawl/crawl.analyse.js';
+import { assembleMaterial } from '../src/modules/crawl/crawl.material.js';
 import { createEngine, HostPacer } from '../src/modules/crawl/crawl.engine.js';
 import { createFetcher } from '../src/modules/crawl/crawl.fetcher.js';
 import { FIXTURE_SITES, fixtureResolver, startFixtureFarm } from '../src/modules/crawl/crawl.fixtures.js';

@@ -10,46 +10,26 @@ import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js
 import { registerMetrics } from './platform/metrics.js';
 import { loggerOptions } from './platform/logging.js';
 import { registerOpenApi } from './platform/openapi.js';
+import type { HttpModule } from './platform/module.js';
 import { registerAgentRateLimit } from './platform/rate-limit.js';
-import { adminAgentsRoutes } from './modules/agents/agents.admin.routes.js';
-import { agentsRoutes } from './modules/agents/agents.routes.js';
-import { agentsSchemas } from './modules/agents/agents.schemas.js';
-import { agentProposalsRoutes, ownerProposalsRoutes } from './modules/proposals/proposals.routes.js';
-import { proposalsSchemas } from './modules/proposals/proposals.schemas.js';
-import { adminAuthRoutes, authRoutes, authSchemas, devMailboxRoutes } from './modules/auth/auth.routes.js';
-import { companiesRoutes } from './modules/companies/companies.routes.js';
-import {
-  CategoriesResponseSchema,
-  ChangesResponseSchema,
-  CompanyChangeSchema,
-  CompanyProfileSchema,
-  CompanySummarySchema,
-  LocationSchema,
-} from './modules/companies/companies.schemas.js';
-import { toolsRoutes } from './modules/companies/tools.routes.js';
-import { toolSchemas } from './modules/companies/tools.schemas.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
-import { adminSchemas } from './modules/admin/admin.schemas.js';
-import { askAgentRoutes, askRoutes } from './modules/ask/ask.routes.js';
-import { askSchemas } from './modules/ask/ask.schemas.js';
-import { widgetPublicRoutes, widgetRoutes, widgetScriptRoutes } from './modules/widget/widget.routes.js';
-import { widgetSchemas } from './modules/widget/widget.schemas.js';
-import { searchRoutes } from './modules/search/search.routes.js';
-import { SearchResponseSchema } from './modules/search/search.schemas.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { DeepHealthSchema, HealthSchema, PublicConfigSchema } from './modules/system/system.schemas.js';
+import { adminModule } from './modules/admin/index.js';
+import { agentsModule } from './modules/agents/index.js';
+import { askModule } from './modules/ask/index.js';
+import { authModule } from './modules/auth/index.js';
+import { companiesModule } from './modules/companies/index.js';
+import { crawlModule } from './modules/crawl/index.js';
+import { discoveryModule } from './modules/discovery/index.js';
+import { mcpModule } from './modules/mcp/index.js';
+import { proposalsModule } from './modules/proposals/index.js';
+import { searchModule } from './modules/search/index.js';
+import { systemModule } from './modules/system/index.js';
 import { API_VERSION } from './modules/system/system.service.js';
-import { mcpRoutes } from './modules/mcp/mcp.routes.js';
-import { createDiscoveryService, type OpenApiDoc } from './modules/discovery/discovery.service.js';
-import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
-import { crawlRoutes } from './modules/crawl/crawl.routes.js';
-import { crawlSchemas } from './modules/crawl/crawl.schemas.js';
+import { webModule } from './modules/web/index.js';
+import { webhooksModule } from './modules/webhooks/index.js';
+import { widgetModule } from './modules/widget/index.js';
 import { paymentsModule, type PaymentsService } from './modules/payments/index.js';
 import { scansModule, type ScansService } from './modules/scans/index.js';
 import { siteModule } from './modules/site/index.js';
-import { webRoutes } from './modules/web/web.routes.js';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { webhooksSchemas } from './modules/webhooks/webhooks.schemas.js';
 
 export interface AppDeps extends ServiceDeps {
   /** Where log lines go (tests read them to check redaction); stdout by default. */
@@ -69,6 +49,29 @@ declare module 'fastify' {
     services: Services;
   }
 }
+
+/**
+ * The domain modules whose services createServices builds: each says in its index.ts which schemas
+ * it adds, which routes it serves to agents under /api/v1/agent and which other routes it serves.
+ * Their order is the order of the OpenAPI document. Payments, scans and the public site build their
+ * own service and come first (buildApp below).
+ */
+const MODULES: readonly HttpModule<CoreServices>[] = [
+  systemModule,
+  authModule,
+  agentsModule,
+  proposalsModule,
+  webhooksModule,
+  searchModule,
+  askModule,
+  companiesModule,
+  mcpModule,
+  discoveryModule,
+  adminModule,
+  widgetModule,
+  crawlModule,
+  webModule,
+];
 
 /**
  * Builds the whole service: platform (logging, errors, OpenAPI, store, embeddings, jobs),
@@ -115,35 +118,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerErrorHandling(app);
   registerInputBounds(app);
   registerSecurityHeaders(app);
-  for (const schema of [
-    ErrorSchema,
-    ValidationErrorSchema,
-    LocationSchema,
-    CompanySummarySchema,
-    CompanyProfileSchema,
-    CompanyChangeSchema,
-    ChangesResponseSchema,
-    CategoriesResponseSchema,
-    SearchResponseSchema,
-    HealthSchema,
-    DeepHealthSchema,
-    PublicConfigSchema,
-  ]) {
+  for (const schema of [ErrorSchema, ValidationErrorSchema, ...MODULES.flatMap((module) => module.schemas ?? [])]) {
     app.addSchema(schema);
   }
   await registerOpenApi(app, config, API_VERSION);
 
   const lifecycle = await createServices(config, app.log, deps);
   const core = lifecycle.services;
-  const { jobs, mail, auth, guards, companies, search, system, agents, proposals, tools, admin, insights, ask, widget, mcp, crawl, webhooks } = core;
-  registerMetrics(app, { jobs, token: config.metricsToken });
-  const discovery = createDiscoveryService({
-    config,
-    version: API_VERSION,
-    openapi: () => app.swagger() as OpenApiDoc,
-    mcpEndpoint: () => mcp.agentEndpoint(),
-    mcpConfig: () => mcp.mcpConfig(),
-  });
+  registerMetrics(app, { jobs: core.jobs, token: config.metricsToken });
 
   // The newer modules build their service and register their own routes, in dependency order.
   const payments = await paymentsModule(app, core);
@@ -152,37 +134,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const services: Services = { ...core, payments, scans };
   app.decorate('services', services);
 
-  await app.register(systemRoutes, { prefix: '/api', system });
-  for (const schema of authSchemas) app.addSchema(schema);
-  for (const schema of crawlSchemas) app.addSchema(schema);
-  await app.register(authRoutes, { prefix: '/api/auth', auth, guards, serviceName: config.serviceName, baseUrl: config.baseUrl });
-  await app.register(adminAuthRoutes, { prefix: '/api/admin', auth, guards, serviceName: config.serviceName, baseUrl: config.baseUrl });
-  // Only where mail cannot be delivered anyway, never in production (the route also refuses non-loopback callers).
-  if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(devMailboxRoutes, { prefix: '/dev', mail });
-  for (const schema of [...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas]) app.addSchema(schema);
-  for (const schema of [...askSchemas, ...widgetSchemas]) app.addSchema(schema);
   await app.register(async (agent) => {
-    await registerAgentRateLimit(agent, { config, isWellFormedKey: agents.isWellFormedKey });
-    await agent.register(agentsRoutes, { agents, guards, baseUrl: config.baseUrl });
-    await agent.register(agentProposalsRoutes, { proposals, guards });
-    await agent.register(webhooksRoutes, { webhooks, guards, settings: config.webhooks });
-    await agent.register(searchRoutes, { search });
-    await agent.register(askAgentRoutes, { ask });
-    await agent.register(companiesRoutes, { companies });
+    await registerAgentRateLimit(agent, { config, isWellFormedKey: core.agents.isWellFormedKey });
+    for (const module of MODULES) await module.agentRoutes?.(agent, core);
   }, { prefix: '/api/v1/agent' });
-  await app.register(ownerProposalsRoutes, { prefix: '/api/proposals', proposals, guards });
-  await app.register(mcpRoutes, { mcp, baseUrl: config.baseUrl, serviceName: config.serviceName, rateLimit: { config, isWellFormedKey: agents.isWellFormedKey } });
-  await app.register(discoveryRoutes, { discovery, serviceName: config.serviceName });
-  await app.register(adminAgentsRoutes, { prefix: '/api/tools/admin/agents', agents, proposals, guards });
-  for (const schema of [...toolSchemas, ...adminSchemas]) app.addSchema(schema);
-  await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });
-  await app.register(askRoutes, { prefix: '/api', ask, insights, guards });
-  await app.register(widgetRoutes, { prefix: '/api/widget', widget, guards });
-  await app.register(widgetPublicRoutes, { prefix: '/api/widget/public', widget });
-  await app.register(widgetScriptRoutes);
-  await app.register(adminRoutes, { prefix: '/api/tools/admin', tools, admin, guards });
-  await app.register(crawlRoutes, { prefix: '/api/crawl', crawl, guards });
-  await app.register(webRoutes, {});
+  for (const module of MODULES) await module.routes?.(app, core);
 
   app.addHook('onReady', lifecycle.start);
   app.addHook('onClose', lifecycle.close);

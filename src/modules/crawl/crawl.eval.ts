@@ -1,7 +1,8 @@
 import { extractPage } from '../../lib/extract.js';
 import { countryCode } from '../../lib/countries.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
-import { assembleMaterial, createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
+import { createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
+import { assembleMaterial } from './crawl.material.js';
 import { createEngine, HostPacer } from './crawl.engine.js';
 import { createFetcher } from './crawl.fetcher.js';
 import { FIXTURE_SITES, fixtureResolver, startFixtureFarm } from './crawl.fixtures.js';

@@ -3,7 +3,8 @@ import { countryCode } from '../../lib/countries.js';
 import { findCity } from '../../lib/gazetteer.js';
 import { chooseName, domainLabel, nameKey, type ScoredName } from '../../lib/org-name.js';
 import { choosePhone, parsePhone, type PhoneCandidate } from '../../lib/phone.js';
-import type { AnalysedProfile, LlmProfile, Material } from './crawl.analyse.js';
+import type { AnalysedProfile, LlmProfile } from './crawl.analyse.js';
+import type { Material } from './crawl.material.js';
 
 /**
  * Who the site belongs to and where to reach it, each field with where it came from (page,

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
-import { err } from '../../platform/http.js';
+import { err, errorResponses } from '../../platform/http.js';
 import { errorBody } from '../../platform/error-handler.js';
 import { registerAgentRateLimit, type AgentRateLimitOptions } from '../../platform/rate-limit.js';
 import { landingPage, skillFile } from './mcp.pages.js';
@@ -136,7 +136,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       summary: 'MCP server of one company',
       description: `${postDescription} Tools: get_profile, get_services_and_contact, send_proposal (X-API-Key). Unknown or deleted company: 404.`,
       params: CompanyParams,
-      response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err },
+      response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err, 422: errorResponses[422] },
     },
   }, async (req, reply) => {
     const { endpoint } = await mcp.companyEndpoint(req.params.tool_id);
@@ -154,6 +154,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       response: {
         200: { description: 'SKILL.md: YAML front matter (name, description) and Markdown', content: { 'text/plain': { schema: Type.String() } } },
         404: err,
+        422: errorResponses[422],
       },
     },
   }, async (req, reply) => {

@@ -1,0 +1,11 @@
+import type { HttpModule } from '../../platform/module.js';
+import type { CoreServices } from '../../services.js';
+import { webRoutes } from './web.routes.js';
+
+/** The owners' and administrators' dashboard (the built browser app in web/dist) under /app and /admin. */
+export const webModule: HttpModule<CoreServices> = {
+  name: 'web',
+  async routes(app) {
+    await app.register(webRoutes, {});
+  },
+};
