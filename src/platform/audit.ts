@@ -4,6 +4,7 @@ import type { Queryable } from './db.js';
 export interface AdminAuditEntry {
   adminId: string | null;
   adminEmail: string;
+  /** Dotted verb, e.g. companies.verify, companies.update, reindex.start. */
   action: string;
   targetType: string;
   targetId: string | null;

@@ -1,6 +1,7 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db.js';
+import { jobRunSeconds } from './outcomes.js';
 
 /**
  * Background jobs through pg-boss on both stores (PGlite shares the app's instance).
@@ -88,7 +89,14 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
         const concurrency = def.concurrency ?? 1;
         await boss.work<object>(def.name, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, async (jobs) => {
           for (const job of jobs) {
-            await def.handler(job.data, { id: job.id, retryCount: (job as unknown as { retryCount?: number }).retryCount ?? 0 });
+            const end = jobRunSeconds.startTimer({ queue: def.name });
+            try {
+              await def.handler(job.data, { id: job.id, retryCount: (job as unknown as { retryCount?: number }).retryCount ?? 0 });
+              end({ outcome: 'completed' });
+            } catch (error) {
+              end({ outcome: 'failed' });
+              throw error;
+            }
           }
         });
       }

@@ -23,6 +23,19 @@ describe('Prometheus metrics', () => {
     assert.match(res.body, /# TYPE webhook_attempts_total counter/);
   });
 
+  it('reports how long jobs run, by queue and outcome', async () => {
+    // A mail job for a message that is not in the outbox: the handler finds nothing to send and completes.
+    await t.app.services.jobs.send('mail.send', { id: '00000000-0000-4000-8000-000000000001' });
+    const completed = /job_run_seconds_count\{queue="mail\.send",outcome="completed"\} [1-9]/;
+    let body = '';
+    for (let i = 0; i < 100 && !completed.test(body); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    }
+    assert.match(body, completed);
+    assert.match(body, /# TYPE job_run_seconds histogram/);
+  });
+
   it('reports where search time goes and how often its caches answer', async () => {
     const q = encodeURIComponent('metrics stage timing probe for accountants');
     for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?q=${q}` })).statusCode, 200);

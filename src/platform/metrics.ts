@@ -4,12 +4,12 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry, type Metric } from '
 import { isLoopbackAddress } from '../lib/net.js';
 import { AppError } from './errors.js';
 import type { Jobs } from './jobs.js';
-import { mailOutcomes, queryEmbeddingBatch, queryEmbeddings, searchAnswers, searchStageSeconds, webhookOutcomes } from './outcomes.js';
+import { jobRunSeconds, mailOutcomes, queryEmbeddingBatch, queryEmbeddings, searchAnswers, searchStageSeconds, webhookOutcomes } from './outcomes.js';
 
 /**
  * Prometheus metrics at GET /metrics: process figures (memory, CPU, event-loop lag), request
  * latency per route and status, the depth of every job queue (read when scraped), mail and webhook
- * outcomes, search stage timings and cache outcomes (platform/outcomes.ts). Answers
+ * outcomes, job run times, search stage timings and cache outcomes (platform/outcomes.ts). Answers
  * loopback callers, or anyone with `Authorization: Bearer <METRICS_TOKEN>`; others get a 404.
  */
 export function registerMetrics(app: FastifyInstance, { jobs, token }: { jobs: Jobs; token: string | undefined }): Registry {
@@ -37,7 +37,7 @@ export function registerMetrics(app: FastifyInstance, { jobs, token }: { jobs: J
     },
   });
   void queue;
-  for (const metric of [mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch] as Metric[]) registry.registerMetric(metric);
+  for (const metric of [jobRunSeconds, mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch] as Metric[]) registry.registerMetric(metric);
 
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: ids and query strings would explode the label set.

@@ -48,6 +48,15 @@ export const queryEmbeddingBatch = new Histogram({
   registers: [],
 });
 
+/** How long each job run took, by queue and outcome (failed runs are retried by the queue while retries remain). */
+export const jobRunSeconds = new Histogram({
+  name: 'job_run_seconds',
+  help: 'Job handler run time by queue and outcome: completed or failed',
+  labelNames: ['queue', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+  registers: [],
+});
+
 /** Runs `work` and records its duration under `stage`. */
 export async function timedStage<T>(stage: string, work: () => Promise<T>): Promise<T> {
   const end = searchStageSeconds.startTimer({ stage });

@@ -1,15 +1,5 @@
+import type { AdminAuditEntry } from '../../platform/audit.js';
 import type { Queryable } from '../../platform/db.js';
-
-export interface AuditEntry {
-  adminId: string | null;
-  adminEmail: string;
-  /** Dotted verb, e.g. companies.verify, companies.update, reindex.start. */
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  before?: unknown;
-  after?: unknown;
-}
 
 export interface AuditRow {
   id: number;
@@ -41,7 +31,7 @@ const RUN_COLUMNS = 'id::int AS id, status, total, done, error, started_by, crea
 /** The audit log and reindex runs. `db` may be a transaction, so an action and its record commit together. */
 export function createAdminRepo(db: Queryable) {
   return {
-    async recordAudit(e: AuditEntry): Promise<void> {
+    async recordAudit(e: AdminAuditEntry): Promise<void> {
       await db.query(
         `INSERT INTO admin_audit_log (admin_id, admin_email, action, target_type, target_id, before, after)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
