@@ -10,6 +10,8 @@
  *    company gets its template's vector plus small random noise, renormalised. This is a
  *    documented shortcut (embedding 100k texts takes ~35 min here); the index and the query
  *    path are the same as with real vectors.
+ *    With --database-url, `--database-name NAME` keeps that database afterwards and reuses it when it
+ *    already holds N companies (as --data-dir does for PGlite).
  * 3. Starts the real app (scripts/bench-server.ts: src/app.ts plus the peer's routes) as a child
  *    process on that store and load-tests it over HTTP with autocannon, 10 connections:
  *    /api/health (ceiling), novel queries, repeated queries, both with and without filters, and
@@ -18,6 +20,7 @@
  * 4. The peer (issue 17): loads the same companies and vectors into Orama inside the same server
  *    process (after our runs and our RSS reading), runs the same novel query runs against its route
  *    and prints our figures as ratios to its.
+ *    `--no-peer` skips it; above 300k companies it is always skipped (Orama held 4.2 GB at 100k).
  * PGlite data goes to a temporary folder; with --database-url a temporary database is created.
  */
 import fs from 'node:fs';
@@ -47,6 +50,11 @@ const workers = option('--workers', '2')!;
 const databaseUrl = option('--database-url');
 // Keep (or reuse) the PGlite store in this folder instead of a temporary one.
 const keepDir = option('--data-dir');
+// Keep (or reuse) the PostgreSQL database of this name instead of a temporary one.
+const keepDatabase = option('--database-name');
+if (keepDatabase && !/^[a-z_][a-z0-9_]*$/.test(keepDatabase)) throw new Error('--database-name: lower-case letters, digits and _');
+const withPeer = !args.includes('--no-peer') && N <= 300_000;
+const reusing = Boolean(keepDir || keepDatabase);
 
 // A seeded PRNG: the same N gives the same directory.
 let seed = 42;
@@ -92,10 +100,11 @@ function log(msg: string) {
 
 async function freshStore(): Promise<{ db: Db; env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (databaseUrl) {
-    const name = `agp_bench_${randomBytes(4).toString('hex')}`;
+    const name = keepDatabase ?? `agp_bench_${randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+    if (!exists) await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     const u = new URL(databaseUrl);
     u.pathname = `/${name}`;
@@ -104,6 +113,7 @@ async function freshStore(): Promise<{ db: Db; env: Record<string, string>; clea
       db,
       env: { DATABASE_URL: u.toString() },
       cleanup: async () => {
+        if (keepDatabase) return;
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -194,7 +204,9 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
   }
   log(`inserted in ${((Date.now() - started) / 1000).toFixed(0)} s; building the HNSW index`);
   const t0 = Date.now();
-  await db.exec(`SET maintenance_work_mem = '256MB'; CREATE INDEX companies_embedding ON companies USING hnsw (embedding vector_cosine_ops); ANALYZE companies;`);
+  // The graph must fit in maintenance_work_mem or PostgreSQL builds it on disk, many times slower.
+  const workMem = databaseUrl && N > 200_000 ? `${Math.ceil((N * 4) / 1000)}MB` : '256MB';
+  await db.exec(`SET maintenance_work_mem = '${workMem}'; CREATE INDEX companies_embedding ON companies USING hnsw (embedding vector_cosine_ops); ANALYZE companies;`);
   log(`HNSW index built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const ids = await db.query<{ id: string }>('SELECT id FROM companies ORDER BY random() LIMIT 2000');
   return ids.map((r) => r.id);
@@ -210,7 +222,9 @@ function startServer(env: Record<string, string>, port: number): Promise<{ pid: 
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 900_000;
+    // Loading the vectors and building the graph take about a minute per 100k companies here.
+    const started = Date.now();
+    const deadline = started + Math.max(900_000, N * 3);
     const poll = async () => {
       try {
         const r = await fetch(`http://127.0.0.1:${port}/api/health/deep`);
@@ -218,7 +232,7 @@ function startServer(env: Record<string, string>, port: number): Promise<{ pid: 
         // answers from the database, which is what a benchmark of the steady state must not measure).
         const detail = r.ok ? String(((await r.json()) as { checks: { vector_index: { detail?: string } } }).checks.vector_index.detail) : '';
         if (r.ok && !/^(loading|ready, \d+ companies, graph building)/.test(detail)) {
-          log(`vector index: ${detail}`);
+          log(`vector index: ${detail} (server ready after ${((Date.now() - started) / 1000).toFixed(0)} s)`);
           return resolve({ pid: child.pid!, stop: () => child.kill('SIGTERM') });
         }
       } catch {
@@ -314,10 +328,10 @@ let server: { pid: number; stop: () => void } | undefined;
 try {
   await migrate(db);
   const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
-  const ids = keepDir && existing[0]!.n === N
+  const ids = reusing && existing[0]!.n === N
     ? (await db.query<{ id: string }>('SELECT id FROM companies ORDER BY random() LIMIT 2000')).map((r) => r.id)
     : await load(db, templates);
-  if (keepDir && existing[0]!.n === N) log(`reusing the ${N} companies in ${keepDir}`);
+  if (reusing && existing[0]!.n === N) log(`reusing the ${N} companies in ${keepDir ?? keepDatabase}`);
   await db.close();
 
   const port = 18000 + Math.floor(Math.random() * 1000);
@@ -376,17 +390,19 @@ try {
   const rss = peakRssMb(server.pid);
 
   // The peer, in the same process, after our peak RSS was read.
-  log('loading the peer (Orama) with the same companies and vectors');
-  const loaded = (await (await fetch(`${base}/bench/peer/load`, { method: 'POST' })).json()) as { companies: number; seconds: number };
-  log(`peer loaded: ${loaded.companies} companies in ${loaded.seconds.toFixed(0)} s`);
   const peerSingle: Row[] = [];
-  // Fewer requests for the peer: at 100k it needs about half a second per query (a full scan of the vectors).
-  for (const [name, extra] of oneFilters) peerSingle.push(await oneClient(`peer: ${name}`, base, () => `/bench/peer/companies?q=${enc(freshQuery())}${extra()}`, 60, 5));
-  const peerRows: Row[] = [
-    await cannon('peer: novel queries', base, () => `/bench/peer/companies?q=${enc(freshQuery())}`),
-    await cannon('peer: novel queries + filters', base, () => `/bench/peer/companies?q=${enc(freshQuery())}${filters()}`),
-  ];
-  const peerRss = peakRssMb(server.pid);
+  const peerRows: Row[] = [];
+  let peerRss = NaN;
+  if (withPeer) {
+    log('loading the peer (Orama) with the same companies and vectors');
+    const loaded = (await (await fetch(`${base}/bench/peer/load`, { method: 'POST' })).json()) as { companies: number; seconds: number };
+    log(`peer loaded: ${loaded.companies} companies in ${loaded.seconds.toFixed(0)} s`);
+    // Fewer requests for the peer: at 100k it needs about half a second per query (a full scan of the vectors).
+    for (const [name, extra] of oneFilters) peerSingle.push(await oneClient(`peer: ${name}`, base, () => `/bench/peer/companies?q=${enc(freshQuery())}${extra()}`, 60, 5));
+    peerRows.push(await cannon('peer: novel queries', base, () => `/bench/peer/companies?q=${enc(freshQuery())}`));
+    peerRows.push(await cannon('peer: novel queries + filters', base, () => `/bench/peer/companies?q=${enc(freshQuery())}${filters()}`));
+    peerRss = peakRssMb(server.pid);
+  }
 
   const ceiling = rows[0]!.rps;
   console.log(`\n${N} companies on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, 10 connections, ${duration} s per run, ${workers} embedding worker(s)`);
@@ -395,14 +411,16 @@ try {
   for (const row of rows) {
     console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
   }
-  console.log(`server peak RSS: ${rss.toFixed(0)} MB (with the peer loaded as well: ${peerRss.toFixed(0)} MB)`);
-  console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests, 60 for the peer); peer = Orama on the same companies, vectors and query embedding`);
-  console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}`);
+  console.log(`server peak RSS: ${rss.toFixed(0)} MB${withPeer ? ` (with the peer loaded as well: ${peerRss.toFixed(0)} MB)` : ''}`);
+  console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests${withPeer ? ', 60 for the peer); peer = Orama on the same companies, vectors and query embedding' : ')'}`);
+  console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${withPeer ? `${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}` : ''}`);
   single.forEach((row, i) => {
-    const peer = peerSingle[i]!;
-    console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${String(peer.p50).padStart(10)}${String(peer.p99).padStart(10)}${(row.p50 / peer.p50).toFixed(2).padStart(11)}${row.errors + peer.errors ? `  ${row.errors + peer.errors} errors` : ''}`);
+    const peer = peerSingle[i];
+    const versus = peer ? `${String(peer.p50).padStart(10)}${String(peer.p99).padStart(10)}${(row.p50 / peer.p50).toFixed(2).padStart(11)}` : '';
+    const errors = row.errors + (peer?.errors ?? 0);
+    console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${versus}${errors ? `  ${errors} errors` : ''}`);
   });
-  console.log('\n10 connections, ours vs the peer (req/s ratio > 1: we are faster)');
+  if (withPeer) console.log('\n10 connections, ours vs the peer (req/s ratio > 1: we are faster)');
   for (const [i, peer] of peerRows.entries()) {
     const ours = rows[i + 1]!;
     console.log(`${ours.name.padEnd(30)}ours ${ours.rps.toFixed(0)} req/s p99 ${ours.p99} ms · peer ${peer.rps.toFixed(0)} req/s p99 ${peer.p99} ms · ratio ${(ours.rps / peer.rps).toFixed(2)}${peer.errors ? ` · peer errors ${peer.errors}` : ''}`);
