@@ -27,8 +27,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startBenchServer, type BenchServer } from './bench-start.js';
 import pg from 'pg';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.js';
@@ -212,37 +212,17 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
   return ids.map((r) => r.id);
 }
 
-function startServer(env: Record<string, string>, port: number): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/bench-server.ts')], {
+function startServer(env: Record<string, string>, port: number): Promise<BenchServer> {
+  return startBenchServer({
+    script: path.join(root, 'scripts/bench-server.ts'),
     cwd: root,
     env: {
       ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
       EMBEDDINGS_WORKERS: workers, RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    // Loading the vectors and building the graph take about a minute per 100k companies here.
-    const started = Date.now();
-    const deadline = started + Math.max(900_000, N * 3);
-    const poll = async () => {
-      try {
-        const r = await fetch(`http://127.0.0.1:${port}/api/health/deep`);
-        // Ready once the in-process vector index is loaded and its graph built (until then search
-        // answers from the database, which is what a benchmark of the steady state must not measure).
-        const detail = r.ok ? String(((await r.json()) as { checks: { vector_index: { detail?: string } } }).checks.vector_index.detail) : '';
-        if (r.ok && !/^(loading|ready, \d+ companies, graph building)/.test(detail)) {
-          log(`vector index: ${detail} (server ready after ${((Date.now() - started) / 1000).toFixed(0)} s)`);
-          return resolve({ pid: child.pid!, stop: () => child.kill('SIGTERM') });
-        }
-      } catch {
-        // not up yet
-      }
-      if (child.exitCode !== null) return reject(new Error(`server exited with ${child.exitCode}`));
-      if (Date.now() > deadline) return reject(new Error('server did not become healthy'));
-      setTimeout(poll, 500);
-    };
-    void poll();
+    port,
+    timeoutMs: Math.max(900_000, N * 3),
+    log,
   });
 }
 

@@ -8,14 +8,15 @@
  * slugs during the load. Then starts the real server (src/server.ts) and load-tests it over HTTP with
  * autocannon, 10 connections: /api/health (ceiling), GET /companies/{slug} (company page), /search
  * with novel and repeated queries, a category page and the home page. Prints p50, p99, req/s and
- * the page sizes. PGlite data goes to a temporary folder (or --data-dir, reused when it holds N).
+ * the page sizes. The runs start once the in-process vector index is built (scripts/bench-start.ts).
+ * PGlite data goes to a temporary folder (or --data-dir, reused when it holds N).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startBenchServer, type BenchServer } from './bench-start.js';
 import pg from 'pg';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.js';
@@ -153,28 +154,17 @@ async function load(db: Db, templates: Template[]): Promise<void> {
   await db.exec(`SET maintenance_work_mem = '256MB'; CREATE INDEX companies_embedding ON companies USING hnsw (embedding vector_cosine_ops); ANALYZE companies;`);
 }
 
-function startServer(env: Record<string, string>, port: number): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server.ts')], {
+function startServer(env: Record<string, string>, port: number): Promise<BenchServer> {
+  return startBenchServer({
+    script: path.join(root, 'src/server.ts'),
     cwd: root,
     env: {
       ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
       EMBEDDINGS_WORKERS: workers, RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 180_000;
-    const poll = async () => {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/health/deep`)).ok) return resolve({ pid: child.pid!, stop: () => child.kill('SIGTERM') });
-      } catch {
-        // not up yet
-      }
-      if (child.exitCode !== null) return reject(new Error(`server exited with ${child.exitCode}`));
-      if (Date.now() > deadline) return reject(new Error('server did not become healthy'));
-      setTimeout(poll, 500);
-    };
-    void poll();
+    port,
+    timeoutMs: Math.max(900_000, N * 3),
+    log,
   });
 }
 
