@@ -19,6 +19,14 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /**
+   * Stores the message inside the caller's transaction, so it commits (or vanishes) with the
+   * change it reports: a crash after the commit cannot lose it. Returns the outbox id when a
+   * delivery job must follow; pass the ids to `dispatch` once the transaction has committed.
+   */
+  queueIn(tx: Queryable, message: MailMessage): Promise<string | undefined>;
+  /** Enqueues delivery of messages stored by `queueIn`; one missed here is requeued at the next start. */
+  dispatch(ids: readonly string[]): Promise<void>;
 }
 
 /** One stored message of the outbox (the developer mailbox and tests read these). */
@@ -78,6 +86,9 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
     name: MAIL_JOB,
     retryLimit: MAIL_RETRY_LIMIT,
     retryDelaySeconds,
+    // Each worker fetches one job per polling interval (0.5 s): one worker sent 2 mails a second,
+    // so a burst of proposals (or a restart with a backlog) waited minutes for its notifications.
+    concurrency: 6,
     async handler({ id }, meta) {
       const [row] = await db.query<OutboxMessage>('SELECT * FROM mail_outbox WHERE id = $1', [id]);
       if (!row || row.status === 'sent' || row.status === 'logged') return;
@@ -105,28 +116,41 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
     },
   });
 
-  return {
-    async send(message) {
-      if (!config.smtpUrl) {
-        const [row] = await db.query<{ id: string }>(
-          `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, sent_at) VALUES ($1, $2, $3, $4, 'logged', now()) RETURNING id`,
-          [message.to, message.subject, message.text, message.html ?? null],
-        );
-        mailOutcomes.inc({ outcome: 'logged' });
-        // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
-        if (config.nodeEnv === 'production') {
-          log.warn({ mailId: row!.id, subject: message.subject }, 'SMTP_URL is not set: mail kept in the outbox, not delivered');
-        } else {
-          log.info({ mailId: row!.id, subject: message.subject }, 'mail queued in the outbox (no SMTP configured; open /dev/mailbox from this machine)');
-        }
-        return;
-      }
-      const [row] = await db.query<{ id: string }>(
-        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body) VALUES ($1, $2, $3, $4) RETURNING id`,
+  /** Inserts the outbox row; without SMTP that row is the delivery (status logged). */
+  async function store(q: Queryable, message: MailMessage): Promise<string | undefined> {
+    if (!config.smtpUrl) {
+      const [row] = await q.query<{ id: string }>(
+        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, sent_at) VALUES ($1, $2, $3, $4, 'logged', now()) RETURNING id`,
         [message.to, message.subject, message.text, message.html ?? null],
       );
-      await jobs.send(MAIL_JOB, { id: row!.id }, { id: row!.id });
+      mailOutcomes.inc({ outcome: 'logged' });
+      // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
+      if (config.nodeEnv === 'production') {
+        log.warn({ mailId: row!.id, subject: message.subject }, 'SMTP_URL is not set: mail kept in the outbox, not delivered');
+      } else {
+        log.info({ mailId: row!.id, subject: message.subject }, 'mail queued in the outbox (no SMTP configured; open /dev/mailbox from this machine)');
+      }
+      return undefined;
+    }
+    const [row] = await q.query<{ id: string }>(
+      `INSERT INTO mail_outbox (to_address, subject, text_body, html_body) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [message.to, message.subject, message.text, message.html ?? null],
+    );
+    return row!.id;
+  }
+
+  async function dispatch(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await jobs.send(MAIL_JOB, { id }, { id });
+  }
+
+  return {
+    async send(message) {
+      const id = await store(db, message);
+      if (id) await dispatch([id]);
     },
+
+    queueIn: store,
+    dispatch,
 
     async recent({ limit = 50, to } = {}) {
       return db.query<OutboxMessage>(

@@ -108,50 +108,67 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     return (await withThreads([row]))[0]!;
   }
 
-  /** Mail never fails the request: the write is already committed, and the mailer queues durably. */
-  async function notify(to: string[], subject: string, text: string): Promise<void> {
+  /**
+   * Notifications are stored in the transaction of the change they report, so a crash right
+   * after the commit cannot lose the mail of an acknowledged write (an Idempotency-Key retry
+   * replays the stored answer and must not need to send anything). Delivery jobs follow the
+   * commit (`dispatchMail`); one missed there is requeued at the next start.
+   */
+  async function queueMail(tx: Queryable, to: readonly string[], message: { subject: string; text: string }, ids: string[]): Promise<void> {
     if (!deps.mail) return;
     for (const address of new Set(to.map((t) => t.toLowerCase()))) {
-      try {
-        await deps.mail.send({ to: address, subject, text });
-      } catch (err) {
-        deps.log?.warn({ err, subject }, 'proposal notification not queued');
-      }
+      const id = await deps.mail.queueIn(tx, { to: address, ...message });
+      if (id) ids.push(id);
     }
   }
 
-  async function notifyCompany(p: ProposalDetail, what: 'new' | 'reply'): Promise<void> {
-    if (!deps.ownerEmailsOf || !deps.mail) return;
-    const owners = await deps.ownerEmailsOf(p.company_id).catch(() => [] as string[]);
-    const last = p.messages[p.messages.length - 1];
+  async function dispatchMail(ids: readonly string[]): Promise<void> {
+    if (!deps.mail || ids.length === 0) return;
+    await deps.mail.dispatch(ids).catch((err: unknown) => deps.log?.warn({ err }, 'proposal notification stored, delivery job not queued yet'));
+  }
+
+  /** Owners' addresses, read before a transaction opens (on PGlite a read outside it would wait for it). */
+  async function ownerAddresses(companyId: string): Promise<string[]> {
+    if (!deps.ownerEmailsOf || !deps.mail) return [];
+    return deps.ownerEmailsOf(companyId).catch(() => [] as string[]);
+  }
+
+  interface MailFacts { company_name: string; agent_name: string; customer_name: string; customer_email: string }
+
+  function companyMessage(p: MailFacts, what: 'new' | 'reply', lastText: string): { subject: string; text: string } {
     const subject = what === 'new' ? `New proposal for ${p.company_name} from ${p.customer_name}` : `New reply on the proposal from ${p.customer_name}`;
     const text = [
       what === 'new' ? `The agent "${p.agent_name}" sent a proposal to ${p.company_name} on behalf of ${p.customer_name} <${p.customer_email}>.` : `The agent "${p.agent_name}" replied; the proposal is pending again.`,
       '',
-      last?.text ?? p.description,
+      lastText,
       '',
       `Answer it in your dashboard: ${deps.baseUrl}/app/proposals`,
       '',
       `-- ${deps.serviceName}`,
     ].join('\n');
-    await notify(owners, subject, text);
+    return { subject, text };
   }
 
-  async function notifyAgent(p: ProposalDetail): Promise<void> {
-    if (!deps.mail) return;
-    const agent = await agents.getById(p.agent_id);
-    // An owner_email nobody confirmed gets nothing but its confirmation link.
-    if (!agent || !emailConfirmed(agent)) return;
-    const last = p.messages[p.messages.length - 1];
-    await notify([agent.owner_email], `${p.company_name} ${p.status === 'responded' ? 'responded to' : p.status} the proposal for ${p.customer_name}`, [
-      `${p.company_name} answered the proposal ${p.id} (status: ${p.status}).`,
-      '',
-      last?.text || '(no message)',
-      '',
-      `Read the thread: GET ${deps.baseUrl}/api/v1/agent/proposals/${p.id}`,
-      '',
-      `-- ${deps.serviceName}`,
-    ].join('\n'));
+  function agentMessage(p: MailFacts & { id: string }, status: ProposalStatus, lastText: string): { subject: string; text: string } {
+    return {
+      subject: `${p.company_name} ${status === 'responded' ? 'responded to' : status} the proposal for ${p.customer_name}`,
+      text: [
+        `${p.company_name} answered the proposal ${p.id} (status: ${status}).`,
+        '',
+        lastText || '(no message)',
+        '',
+        `Read the thread: GET ${deps.baseUrl}/api/v1/agent/proposals/${p.id}`,
+        '',
+        `-- ${deps.serviceName}`,
+      ].join('\n'),
+    };
+  }
+
+  /** The agent's confirmed address; an owner_email nobody confirmed gets nothing but its confirmation link. */
+  async function agentAddress(agentId: string): Promise<string[]> {
+    if (!deps.mail) return [];
+    const agent = await agents.getById(agentId);
+    return agent && emailConfirmed(agent) ? [agent.owner_email] : [];
   }
 
   /**
@@ -182,12 +199,12 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     agentId: string,
     key: string | undefined,
     hash: string,
-    write: (tx: ProposalsRepo) => Promise<{ statusCode: number; body: T }>,
+    write: (tx: ProposalsRepo, raw: Queryable) => Promise<{ statusCode: number; body: T }>,
   ): Promise<CreateResult<T>> {
     return db.transaction(async (tx) => {
       const txRepo = createProposalsRepo(tx);
       if (key && !(await txRepo.claimKey(agentId, key, hash))) return replay<T>(key, hash, (await txRepo.getKey(agentId, key))!);
-      const out = await write(txRepo);
+      const out = await write(txRepo, tx);
       if (key) await txRepo.saveKeyResponse(agentId, key, out.statusCode, out.body);
       return { ...out, replayed: false };
     });
@@ -208,7 +225,13 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     return row;
   }
 
-  async function transition(proposalId: string, event: ProposalEvent, text: string, check: (locked: { agent_id: string; deleted_at: unknown }) => void): Promise<ProposalStatus> {
+  async function transition(
+    proposalId: string,
+    event: ProposalEvent,
+    text: string,
+    check: (locked: { agent_id: string; deleted_at: unknown }) => void,
+    mail?: { to: readonly string[]; compose: (next: ProposalStatus) => { subject: string; text: string }; ids: string[] },
+  ): Promise<ProposalStatus> {
     return db.transaction(async (tx) => {
       const txRepo = createProposalsRepo(tx);
       const locked = await txRepo.lock(proposalId);
@@ -228,6 +251,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
         await deps.events.emit(tx, { type: `proposal.${next.status as 'approved' | 'rejected' | 'responded'}`, agentId: locked.agent_id, data: { ...data, status: next.status } });
         if (text) await deps.events.emit(tx, { type: 'proposal.message', agentId: locked.agent_id, data: { ...data, message_id: messageId } });
       }
+      if (mail) await queueMail(tx, mail.to, mail.compose(next.status), mail.ids);
       return next.status;
     });
   }
@@ -251,12 +275,15 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       if (!company.is_verified) {
         throw new AppError('conflict', `${company.name} is not verified and does not accept proposals; only verified companies can receive proposals`);
       }
-      const out = await writeOnce<ProposalDetail>(agentId, idempotencyKey, hash, async (tx) => {
+      const owners = await ownerAddresses(company.id);
+      const mailIds: string[] = [];
+      const out = await writeOnce<ProposalDetail>(agentId, idempotencyKey, hash, async (tx, raw) => {
         const id = await insertOne(tx, agentId, company.id, p);
         const row = (await tx.findById(id))!;
+        await queueMail(raw, owners, companyMessage(row, 'new', p.description), mailIds);
         return { statusCode: 201, body: { ...toProposal(row), messages: (await tx.messagesOf([id])).map(toMessage) } };
       });
-      if (!out.replayed) await notifyCompany(out.body, 'new');
+      await dispatchMail(mailIds);
       return out;
     },
 
@@ -267,8 +294,11 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       if (seen) return seen;
       const ids = [...new Set(input.company_ids.map((id) => id.toLowerCase()))];
       const found = new Map((await companies.findManyByIds(ids)).map((c) => [c.id, c]));
-      const created: ProposalDetail[] = [];
-      const out = await writeOnce<BatchResult>(agentId, idempotencyKey, hash, async (tx) => {
+      const owners = new Map<string, string[]>();
+      for (const c of found.values()) if (c.is_verified) owners.set(c.id, await ownerAddresses(c.id));
+      const mailIds: string[] = [];
+      const out = await writeOnce<BatchResult>(agentId, idempotencyKey, hash, async (tx, raw) => {
+        let created = 0;
         const results: BatchResult['results'] = [];
         for (const companyId of ids) {
           const company = found.get(companyId);
@@ -279,14 +309,14 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
           } else {
             const id = await insertOne(tx, agentId, companyId, p);
             const row = (await tx.findById(id))!;
-            created.push({ ...toProposal(row), messages: [{ id: 0, author_role: 'agent', kind: 'request', action: null, text: p.description, created_at: iso(row.created_at) }] });
+            await queueMail(raw, owners.get(companyId) ?? [], companyMessage(row, 'new', p.description), mailIds);
+            created++;
             results.push({ company_id: companyId, outcome: 'created', proposal: toProposal(row) });
           }
         }
-        const n = created.length;
-        return { statusCode: n > 0 ? 201 : 200, body: { results, created: n, refused: results.length - n } };
+        return { statusCode: created > 0 ? 201 : 200, body: { results, created, refused: results.length - created } };
       });
-      if (!out.replayed) for (const c of created) await notifyCompany(c, 'new');
+      await dispatchMail(mailIds);
       return out;
     },
 
@@ -306,12 +336,14 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     async reply(agentId: string, proposalId: string, message: string): Promise<ProposalDetail> {
       const text = toPlainText(message).slice(0, 10_000);
       if (!text) throw invalid(['body', 'message'], 'message must contain visible text', message, 'string_too_short');
+      const row = await repo.findById(proposalId);
+      if (!row || row.agent_id !== agentId) throw notFound('Proposal');
+      const mailIds: string[] = [];
       await transition(proposalId, { by: 'agent', kind: 'reply' }, text, (locked) => {
         if (locked.agent_id !== agentId) throw notFound('Proposal');
-      });
-      const out = await detail(proposalId);
-      await notifyCompany(out, 'reply');
-      return out;
+      }, { to: await ownerAddresses(row.company_id), compose: () => companyMessage(row, 'reply', text), ids: mailIds });
+      await dispatchMail(mailIds);
+      return detail(proposalId);
     },
 
     // Owner side
@@ -333,14 +365,13 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     async respond(principal: BearerPrincipal, proposalId: string, body: { action: ResponseAction; message?: string | undefined }): Promise<ProposalDetail> {
       const text = toPlainText(body.message ?? '').slice(0, 10_000);
       if (body.action === 'respond' && !text) throw invalid(['body', 'message'], 'A custom response needs a message', body.message, 'missing');
-      await managedProposal(principal, proposalId);
+      const row = await managedProposal(principal, proposalId);
+      const mailIds: string[] = [];
       await transition(proposalId, { by: 'company', action: body.action }, text, (locked) => {
         if (locked.deleted_at) throw new AppError('conflict', 'This proposal is deleted: restore it before responding');
-      });
-      await dispatchEvents();
-      const out = await detail(proposalId);
-      await notifyAgent(out);
-      return out;
+      }, { to: await agentAddress(row.agent_id), compose: (next) => agentMessage(row, next, text), ids: mailIds });
+      await Promise.all([dispatchEvents(), dispatchMail(mailIds)]);
+      return detail(proposalId);
     },
 
     async setDeleted(principal: BearerPrincipal, proposalId: string, deleted: boolean): Promise<ProposalDetail> {

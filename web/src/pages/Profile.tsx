@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams, useSearch } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, ApiError, detailOf, CSRF_HEADER, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
@@ -29,7 +29,18 @@ function ProfileForm({ tool }: { tool: Tool }) {
     founded_year: tool.founded_year ? String(tool.founded_year) : '',
   });
   const [f, setF] = useState(initial);
-  useEffect(() => setF(initial()), [tool.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [base, setBase] = useState(initial);
+  const savedByThisForm = useRef(false);
+  useEffect(() => {
+    const next = initial();
+    // The profile changed on the server (a save, a logo upload, an AI edit or its undo). After this
+    // form's own save every field follows the server; otherwise a field the owner is still editing
+    // keeps its text (a refetch must not wipe unsaved work) and the untouched ones follow.
+    const keepTyped = !savedByThisForm.current;
+    savedByThisForm.current = false;
+    setF((cur) => (keepTyped ? (Object.fromEntries(Object.entries(next).map(([k, v]) => [k, cur[k as keyof typeof cur] === base[k as keyof typeof base] ? v : cur[k as keyof typeof cur]])) as typeof next) : next));
+    setBase(next);
+  }, [tool.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
   const [problems, setProblems] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () => {
@@ -45,7 +56,10 @@ function ProfileForm({ tool }: { tool: Tool }) {
         },
       }));
     },
-    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
+    onSuccess: (t) => {
+      savedByThisForm.current = true;
+      qc.setQueryData(['tool', tool.id], t);
+    },
   });
   const validate = () => {
     const p: Record<string, string> = {};
