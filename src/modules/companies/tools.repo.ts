@@ -235,7 +235,9 @@ export function createToolsRepo(db: Queryable) {
         `INSERT INTO company_subscriptions (company_id, plan, status, period_start, period_end, source, note)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (company_id) DO UPDATE SET plan = EXCLUDED.plan, status = EXCLUDED.status, period_start = EXCLUDED.period_start,
-           period_end = EXCLUDED.period_end, source = EXCLUDED.source, note = EXCLUDED.note, updated_at = now()
+           period_end = EXCLUDED.period_end, source = EXCLUDED.source, note = EXCLUDED.note, updated_at = now(),
+           -- The provider's cancel and failure state belonged to the plan this one replaces (no false "plan ends" mail).
+           cancel_at_period_end = false, cancel_at = NULL, payment_failed_at = NULL, ending_notice_for = NULL
          RETURNING *`,
         [s.company_id, s.plan, s.status, s.period_start, s.period_end, s.source, s.note],
       );

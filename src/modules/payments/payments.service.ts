@@ -102,7 +102,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const r = createPaymentsRepo(tx);
     const now = clock();
     const row = await r.subscription(companyId, true);
-    if (row?.source === 'admin' && isEntitled(row, now) && row.provider_subscription_id !== snap.id) {
+    // While an administrator's plan is in force no provider event changes it, not even one about the
+    // company's own earlier subscription (its `deleted` would otherwise end the granted plan).
+    if (row?.source === 'admin' && isEntitled(row, now)) {
       log.info({ companyId }, 'payments: administrator plan in force, provider update not applied');
       return;
     }

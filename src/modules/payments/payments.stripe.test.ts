@@ -146,7 +146,9 @@ describe('payments with Stripe (real SDK, fake server)', () => {
 
   it('a failed payment keeps the plan (past_due grace) and mails the owner once, with the invoice link; paid clears it', async () => {
     const d = await signInOwner(t, 'owner@pay-d.example.com', 'https://pay-d.example.com');
-    const open = (await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' })).json();
+    const opened = await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const open = opened.json();
     const { subscriptionId } = fake.complete(open.checkout_id, 'active');
     const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: d.companyId });
     await post(completed, sign(completed));
@@ -202,6 +204,30 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     assert.deepEqual(row, { source: 'admin', plan: 'pro', status: 'active' });
     const audit = await t.db.query('SELECT 1 FROM admin_audit_log WHERE action = $1 AND target_id = $2', ['companies.subscription', b.companyId]);
     assert.equal(audit.length, 1);
+  });
+
+  it('an administrator\'s plan outlives the end of the company\'s own earlier subscription, and clears its cancel flag', async () => {
+    const d = await signInOwner(t, 'owner@pay-e.example.com', 'https://pay-e.example.com');
+    const opened = await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const open = opened.json();
+    const { subscriptionId } = fake.complete(open.checkout_id, 'active');
+    const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: d.companyId });
+    await post(completed, sign(completed));
+    await payments().processPending();
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: bearer(d.token), payload: {} })).statusCode, 200);
+    assert.equal((await me(d.token)).cancel_at_period_end, true);
+    const set = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${d.companyId}/subscription`, headers: bearer(admin), payload: { plan: 'pro', period_months: 12 } });
+    assert.equal(set.statusCode, 200, set.body);
+    assert.equal((await me(d.token)).cancel_at_period_end, false, 'the granted plan does not end with the old subscription');
+    // The old subscription ends at the provider: the granted plan stays.
+    fake.setSubscription(subscriptionId, { status: 'canceled' });
+    const deleted = event('customer.subscription.deleted', { id: subscriptionId, object: 'subscription' });
+    await post(deleted, sign(deleted));
+    await payments().processPending();
+    const row = (await t.db.query<{ source: string; plan: string; status: string }>('SELECT source, plan, status FROM company_subscriptions WHERE company_id = $1', [d.companyId]))[0]!;
+    assert.deepEqual(row, { source: 'admin', plan: 'pro', status: 'active' });
+    assert.equal((await me(d.token)).effective_plan, 'pro');
   });
 
   it('promo codes: created at the provider, applied only through discounts, redeemed once across replays, then exhausted', async () => {
