@@ -21,6 +21,12 @@ export function actorOf(req: FastifyRequest): Actor {
   return p.kind === 'admin' ? { kind: 'admin', id: p.adminId, email: p.email } : { kind: 'user', id: p.userId, email: p.email };
 }
 
+/** The calling agent of a route behind requireAgent. */
+export function callingAgentId(req: FastifyRequest): string {
+  if (!req.agent) throw new AppError('unauthorized', 'Missing API key: send the X-API-Key header');
+  return req.agent.agentId;
+}
+
 /**
  * Who is calling. Routes never parse credentials themselves: they add one of the guards below
  * as an onRequest hook (before the body is read or validated, so an anonymous caller learns
@@ -77,8 +83,6 @@ export interface AuthVerifiers {
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 export interface Guards {
-  /** Any signed-in owner or admin (bearer). */
-  requireBearer: Guard;
   /** A signed-in owner (user) token; an admin token also passes (admins may act as owners). */
   requireUser: Guard;
   /** An administrator token; an owner token is 403. */
@@ -140,9 +144,6 @@ export function createGuards(verify: AuthVerifiers): Guards {
   }
 
   return {
-    requireBearer: async (request) => {
-      await bearer(request);
-    },
     requireUser: async (request) => {
       await bearer(request);
     },
@@ -165,10 +166,3 @@ export function createGuards(verify: AuthVerifiers): Guards {
     },
   };
 }
-
-/** Verifiers that refuse everything: the state before the auth and agents modules are wired. */
-export const refuseAll: AuthVerifiers = {
-  bearer: async () => undefined,
-  apiKey: async () => ({ ok: false, reason: 'unknown' }),
-  owns: async () => false,
-};

@@ -133,7 +133,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
     await smtp.close();
     await hooks.close();
     await database?.drop();
-    if (process.env.CRASH_KEEP) console.log("kept", dataDir); else fs.rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.CRASH_KEEP) console.log('kept', dataDir); else fs.rmSync(dataDir, { recursive: true, force: true });
     await closeTestEmbeddings();
   });
 

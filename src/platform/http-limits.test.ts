@@ -72,6 +72,44 @@ describe('HTTP limits', () => {
     }
   });
 
+  it('every integer in every operation (parameters and bodies) has an upper bound in /openapi.json', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    type Operation = { parameters?: { name: string; in: string; schema: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
+    type Schema = {
+      type?: string | string[]; maximum?: number; exclusiveMaximum?: number; $ref?: string;
+      properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[];
+    };
+    const unbounded: string[] = [];
+    const walk = (s: Schema | undefined, where: string, seen: Set<string>): void => {
+      if (!s) return;
+      if (s.$ref) {
+        const name = s.$ref.split('/').pop()!;
+        if (!seen.has(name)) walk(doc.components.schemas[name], where, new Set([...seen, name]));
+        return;
+      }
+      const types = Array.isArray(s.type) ? s.type : [s.type];
+      if (types.includes('integer') && s.maximum === undefined && s.exclusiveMaximum === undefined) unbounded.push(where);
+      for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${where}.${k}`, seen);
+      walk(s.items, `${where}[]`, seen);
+      for (const v of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) walk(v, where, seen);
+    };
+    let integers = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const p of op.parameters ?? []) {
+          if (JSON.stringify(p.schema).includes('integer')) integers++;
+          walk(p.schema, `${method.toUpperCase()} ${path} ${p.in}.${p.name}`, new Set());
+        }
+        for (const c of Object.values(op.requestBody?.content ?? {})) walk(c.schema, `${method.toUpperCase()} ${path} body`, new Set());
+      }
+    }
+    assert.ok(integers > 10, `only ${integers} integer parameters found: the walk is broken`);
+    assert.deepEqual(unbounded, [], 'integers without a maximum (2^63 would reach the database)');
+  });
+
   it('POST /mcp without an Accept header is served, not 406', async () => {
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',

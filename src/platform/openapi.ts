@@ -35,7 +35,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, vers
       ],
     },
     // An operation that declares no credential is public: say so (security: []) rather than leave
-    // readers and linters to guess.
     // readers and linters to guess. An operation that documents no 4xx still has one: 431 for
     // oversized headers, answered by the HTTP layer for every route.
     transform: ({ schema, url }) => {

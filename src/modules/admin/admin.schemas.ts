@@ -66,7 +66,7 @@ export const ReindexRunSchema = Type.Object(
   { $id: 'ReindexRun' },
 );
 
-export const RunIdParams = Type.Object({ run_id: Type.Integer({ minimum: 1 }) });
+export const RunIdParams = Type.Object({ run_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),

@@ -2,8 +2,7 @@ import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
 import { assertSameOrigin } from '../../platform/security-headers.js';
 import { confirmEmailPage, confirmEmailResultPage } from './agents.pages.js';
-import type { FastifyRequest } from 'fastify';
-import { API_KEY_SECURITY, type Guards } from '../../platform/auth.js';
+import { API_KEY_SECURITY, callingAgentId, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
@@ -15,12 +14,6 @@ export interface AgentsRoutesOptions {
   guards: Guards;
   /** The service's own origin: the confirmation form is accepted only from it. */
   baseUrl: string;
-}
-
-/** The calling agent, set by guards.requireAgent. */
-export function callingAgentId(req: FastifyRequest): string {
-  if (!req.agent) throw new AppError('unauthorized', 'Missing API key: send the X-API-Key header');
-  return req.agent.agentId;
 }
 
 const keyAuth = { security: API_KEY_SECURITY };

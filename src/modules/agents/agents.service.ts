@@ -11,6 +11,7 @@ import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from '.
 import { emailDomain, isDisposableDomain } from '../../lib/email-domain.js';
 import { domainAcceptsMail, systemDnsResolver, type MailDnsResolver } from '../../platform/mail-dns.js';
 import { isoTime as iso } from '../../lib/time.js';
+import { isUuid } from '../../lib/ids.js';
 
 export interface AgentsServiceDeps {
   repo: AgentsRepo;
@@ -276,8 +277,8 @@ function encodeCursor(id: string): string {
 
 function decodeCursor(cursor: string): string | undefined {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^a:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(text);
-  return m?.[1]?.toLowerCase();
+  const id = text.startsWith('a:') ? text.slice(2) : '';
+  return isUuid(id) ? id.toLowerCase() : undefined;
 }
 
 export type AgentsService = ReturnType<typeof createAgentsService>;

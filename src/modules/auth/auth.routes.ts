@@ -129,7 +129,7 @@ export async function authRoutes(app: App, { auth, guards, serviceName, baseUrl 
   });
 
   app.post('/logout', {
-    onRequest: guards.requireBearer,
+    onRequest: guards.requireUser,
     schema: {
       operationId: 'auth.logout',
       tags: ['auth'],

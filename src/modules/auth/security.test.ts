@@ -44,7 +44,7 @@ describe('developer mailbox and mail logging (finding 1)', () => {
     assert.ok(!/magic-link\/confirm\?token=/.test(log));
   });
 
-  it('logs no secret of the main flows at debug level: API keys, bearer tokens, passwords, confirmation links (issue 20)', async () => {
+  it('logs no secret of the main flows at debug level: API keys, bearer tokens, passwords, confirmation and magic links, webhook secrets (issue 20)', async () => {
     const secrets: string[] = [PASSWORD];
     const reg = await t.app.inject({ method: 'POST', url: '/api/v1/agent/register', payload: { name: 'Log bot', owner_email: 'bot@logs.example.org' } });
     const key = reg.json().api_key as string;
@@ -61,6 +61,19 @@ describe('developer mailbox and mail logging (finding 1)', () => {
     secrets.push(confirm);
     await t.app.inject({ method: 'GET', url: `/api/v1/agent/confirm-email?token=${confirm}` });
     await t.app.inject({ method: 'POST', url: '/api/v1/agent/confirm-email', payload: { token: confirm } });
+    // Webhook signing secrets: shown once at creation and at rotation, never logged.
+    const hook = await t.app.inject({ method: 'POST', url: '/api/v1/agent/webhooks', headers: { 'x-api-key': key }, payload: { url: 'https://hooks.logs.example.org/in', event_types: ['proposal.responded'] } });
+    assert.equal(hook.statusCode, 201, hook.body);
+    secrets.push(hook.json().secret as string);
+    const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/agent/webhooks/${hook.json().endpoint.id}/rotate-secret`, headers: { 'x-api-key': key } });
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    secrets.push(rotated.json().secret as string);
+    // An owner's magic link.
+    await t.app.inject({ method: 'POST', url: '/api/auth/magic-link', payload: { email: 'owner@logs-owner.example.com', purpose: 'verify', website_url: 'https://logs-owner.example.com' } });
+    const ownerLink = (await t.app.services.mail.recent({ to: 'owner@logs-owner.example.com' }))[0]!.text_body;
+    const ownerToken = /token=([A-Za-z0-9_-]+)/.exec(ownerLink)![1]!;
+    secrets.push(ownerToken);
+    await t.app.inject({ method: 'GET', url: `/api/auth/verify-magic?token=${ownerToken}&purpose=verify` });
     const log = logLines.join('\n');
     assert.ok(log.length > 1000, 'debug logging captured the flows');
     for (const secret of secrets) assert.ok(!log.includes(secret), `a secret reached the log: ${secret.slice(0, 6)}…`);

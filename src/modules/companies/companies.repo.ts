@@ -1,10 +1,8 @@
 import type { Queryable } from '../../platform/db.js';
-import type { CompanyRow } from './companies.schemas.js';
+import { COMPANY_COLUMNS, type CompanyRow } from './companies.schemas.js';
 
-/** Columns every read returns (never the embedding or the tsvector). */
-export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
-  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, social_links,
-  logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
+/** Re-exported for tools.repo.ts (same module); other modules import it from companies.schemas.ts. */
+export { COMPANY_COLUMNS };
 
 /** A fully-resolved write: every column the importer/owner/crawler may set. */
 export interface CompanyWrite {

@@ -126,6 +126,11 @@ export interface CompanyRow {
   deleted_at: Date | null;
 }
 
+/** The columns of a CompanyRow, as every read (companies, search) selects them: never the embedding or the tsvector. */
+export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
+  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, social_links,
+  logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
+
 /** What the importer, seeder, crawler and owners write. */
 export interface CompanyInput {
   name: string;

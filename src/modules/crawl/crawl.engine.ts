@@ -1,5 +1,6 @@
 import robotsParserModule from 'robots-parser';
 import { extractPage, type ExtractedPage } from '../../lib/extract.js';
+import { escapeHtml } from '../../lib/html.js';
 import { normalizeDomain } from '../../lib/url.js';
 import { FetchError, type Fetcher } from './crawl.fetcher.js';
 
@@ -333,8 +334,4 @@ export function createEngine(deps: { fetcher: Fetcher; userAgent: string; pacer?
   }
 
   return { crawl };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,16 +1,15 @@
 import type { CompanyProfile } from '../companies/companies.schemas.js';
+import { escapeHtml } from '../../lib/html.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { ALL_VERSIONS, MODERN_VERSION } from './mcp.protocol.js';
 import type { McpEndpoint } from './mcp.tools.js';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** GET /mcp: how a person connects a client to the agent MCP server. */
 export function landingPage(opts: { baseUrl: string; serviceName: string; endpoint: McpEndpoint; mcpConfig: object }): string {
   const { baseUrl, serviceName, endpoint } = opts;
   const config = JSON.stringify(opts.mcpConfig, null, 2);
   const rows = endpoint.tools
-    .map((t) => `<tr><td><code>${esc(t.name)}</code></td><td>${t.needsKey ? 'API key' : 'none'}</td><td>${esc(t.description)}</td></tr>`)
+    .map((t) => `<tr><td><code>${escapeHtml(t.name)}</code></td><td>${t.needsKey ? 'API key' : 'none'}</td><td>${escapeHtml(t.description)}</td></tr>`)
     .join('\n');
   const register = `curl -X POST ${baseUrl}/api/v1/agent/register \\
   -H 'Content-Type: application/json' \\
@@ -20,7 +19,7 @@ export function landingPage(opts: { baseUrl: string; serviceName: string; endpoi
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(serviceName)} MCP server</title>
+<title>${escapeHtml(serviceName)} MCP server</title>
 <style>
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1f}
 pre{background:#f4f4f6;padding:1rem;overflow:auto;border-radius:6px}
@@ -29,23 +28,23 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 </style>
 </head>
 <body>
-<h1>${esc(serviceName)} MCP server</h1>
-<p>${esc(endpoint.instructions)}</p>
-<p>Endpoint: <code>${esc(baseUrl)}/mcp</code> (Streamable HTTP, POST only, stateless). Protocol revisions: ${ALL_VERSIONS.map((v) => `<code>${v}</code>`).join(', ')} (${MODERN_VERSION} without initialize).</p>
+<h1>${escapeHtml(serviceName)} MCP server</h1>
+<p>${escapeHtml(endpoint.instructions)}</p>
+<p>Endpoint: <code>${escapeHtml(baseUrl)}/mcp</code> (Streamable HTTP, POST only, stateless). Protocol revisions: ${ALL_VERSIONS.map((v) => `<code>${v}</code>`).join(', ')} (${MODERN_VERSION} without initialize).</p>
 <h2>1. Get an API key</h2>
 <p>Searching needs no key. Sending proposals does: register once, and store the key (it is shown only once).</p>
-<pre><code>${esc(register)}</code></pre>
+<pre><code>${escapeHtml(register)}</code></pre>
 <h2>2. Add the server to your MCP client</h2>
 <p>Paste this into the client's configuration (the registration response's <code>usage.mcp_config</code> is the same, with your key filled in):</p>
-<pre><code>${esc(config)}</code></pre>
-<p>Or test it from a terminal: <code>npx @modelcontextprotocol/inspector --cli ${esc(baseUrl)}/mcp --transport http --method tools/list</code></p>
+<pre><code>${escapeHtml(config)}</code></pre>
+<p>Or test it from a terminal: <code>npx @modelcontextprotocol/inspector --cli ${escapeHtml(baseUrl)}/mcp --transport http --method tools/list</code></p>
 <h2>Tools</h2>
 <table><thead><tr><th>Tool</th><th>Auth</th><th>What it does</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
-<p>Each company also has its own MCP server at <code>${esc(baseUrl)}/mcp/company/{company_id}</code> with a skill file at <code>${esc(baseUrl)}/mcp/company/{company_id}/SKILL.md</code>.</p>
-<p>Full agent documentation: <a href="${esc(baseUrl)}/${esc(serviceName)}.md">${esc(baseUrl)}/${esc(serviceName)}.md</a> · OpenAPI: <a href="${esc(baseUrl)}/openapi.json">${esc(baseUrl)}/openapi.json</a></p>
+<p>Each company also has its own MCP server at <code>${escapeHtml(baseUrl)}/mcp/company/{company_id}</code> with a skill file at <code>${escapeHtml(baseUrl)}/mcp/company/{company_id}/SKILL.md</code>.</p>
+<p>Full agent documentation: <a href="${escapeHtml(baseUrl)}/${escapeHtml(serviceName)}.md">${escapeHtml(baseUrl)}/${escapeHtml(serviceName)}.md</a> · OpenAPI: <a href="${escapeHtml(baseUrl)}/openapi.json">${escapeHtml(baseUrl)}/openapi.json</a></p>
 </body>
 </html>
 `;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../platform/db.js';
+import { createLocalBillingRepo } from './payments.local.repo.js';
 import type { BillingInterval, SubscriptionStatus } from './payments.plans.js';
 import type { CheckoutSnapshot, InvoiceSnapshot, PaymentProvider, SubscriptionSnapshot } from './payments.provider.js';
 
@@ -60,17 +61,8 @@ export function createLocalProvider(deps: { db: Queryable; baseUrl: string; cloc
   const emit = (type: string, object: Record<string, unknown>, now: Date) => {
     events.push({ id: id('evt_local'), object: 'event', type, created: seconds(now), data: { object } });
   };
-  async function load<T>(objectId: string, kind: string): Promise<T | null> {
-    const rows = await db.query<{ data: T }>('SELECT data FROM local_billing_objects WHERE id = $1 AND kind = $2', [objectId, kind]);
-    return rows[0]?.data ?? null;
-  }
-  async function save(kind: string, o: { id: string; customerId?: string | null; [k: string]: unknown }): Promise<void> {
-    await db.query(
-      `INSERT INTO local_billing_objects (id, kind, customer_id, data) VALUES ($1, $2, $3, $4::jsonb)
-       ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data`,
-      [o.id, kind, o.customerId ?? null, JSON.stringify(o)],
-    );
-  }
+  const repo = createLocalBillingRepo(db);
+  const { load, save } = repo;
   const subEvent = (s: LocalSubscription) => ({ id: s.id, object: 'subscription', customer: s.customerId, status: s.status, metadata: { tool_id: s.toolId } });
   async function invoice(s: LocalSubscription, now: Date): Promise<void> {
     const inv: LocalInvoice = {
@@ -103,10 +95,10 @@ export function createLocalProvider(deps: { db: Queryable; baseUrl: string; cloc
     async complete(sessionId, now) {
       const c = await load<LocalCheckout>(sessionId, 'checkout');
       if (!c || c.status !== 'open') return;
-      const amounts = await db.query<{ amount_discounted: number; currency: string }>('SELECT amount_discounted, currency FROM checkouts WHERE id = $1', [sessionId]);
+      const amounts = await repo.checkoutAmount(sessionId);
       const s: LocalSubscription = {
         id: id('sub_local'), customerId: c.customerId, toolId: c.toolId, interval: c.interval, status: 'active', cancelAtPeriodEnd: false,
-        currentPeriodEnd: addInterval(now, c.interval).toISOString(), created: now.toISOString(), amount: amounts[0]?.amount_discounted ?? 0, currency: amounts[0]?.currency ?? 'eur',
+        currentPeriodEnd: addInterval(now, c.interval).toISOString(), created: now.toISOString(), amount: amounts?.amount_discounted ?? 0, currency: amounts?.currency ?? 'eur',
       };
       await save('subscription', { ...s });
       const done: LocalCheckout = { ...c, status: 'complete', subscriptionId: s.id };
@@ -119,8 +111,7 @@ export function createLocalProvider(deps: { db: Queryable; baseUrl: string; cloc
       return { url: `${baseUrl}/app/billing?status=portal_local` };
     },
     async listSubscriptions(customerId) {
-      const rows = await db.query<{ data: LocalSubscription }>(`SELECT data FROM local_billing_objects WHERE customer_id = $1 AND kind = 'subscription' ORDER BY created_at`, [customerId]);
-      return rows.map((r) => snapshot(r.data));
+      return (await repo.subscriptionsOf<LocalSubscription>(customerId)).map(snapshot);
     },
     async getSubscription(subId) {
       const s = await load<LocalSubscription>(subId, 'subscription');
@@ -137,10 +128,7 @@ export function createLocalProvider(deps: { db: Queryable; baseUrl: string; cloc
       return snapshot(s);
     },
     async endPeriods(now) {
-      const rows = await db.query<{ data: LocalSubscription }>(
-        `SELECT data FROM local_billing_objects WHERE kind = 'subscription' AND data->>'status' IN ('active', 'trialing', 'past_due') ORDER BY created_at`,
-      );
-      for (const { data: s } of rows) {
+      for (const s of await repo.runningSubscriptions<LocalSubscription>()) {
         if (new Date(s.currentPeriodEnd).getTime() > now.getTime()) continue;
         if (s.cancelAtPeriodEnd) {
           s.status = 'canceled';

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
+import { createPaymentsRepo } from './payments.repo.js';
 
 /**
  * Plans and what they unlock: the one place. Read-only, built before the core services that
@@ -105,10 +106,8 @@ export interface Entitlements {
 }
 
 export function createEntitlements(db: Queryable, clock: () => Date = () => new Date()): Entitlements {
-  const entitlementsOf = async (companyId: string) => {
-    const row = (await db.query<SubscriptionRecord>('SELECT * FROM company_subscriptions WHERE company_id = $1', [companyId]))[0];
-    return entitlementOf(row, clock());
-  };
+  const repo = createPaymentsRepo(db);
+  const entitlementsOf = async (companyId: string) => entitlementOf(await repo.subscription(companyId), clock());
   return {
     entitlementsOf,
     async require(companyId, feature, what) {

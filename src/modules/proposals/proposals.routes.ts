@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_KEY_SECURITY, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
+import { API_KEY_SECURITY, BEARER_SECURITY, callingAgentId, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import { callingAgentId } from '../agents/agents.routes.js';
 import type { CreateResult, ProposalsService } from './proposals.service.js';
 import {
   AgentListQuery,

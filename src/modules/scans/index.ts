@@ -30,7 +30,9 @@ export async function scansModule(app: App, core: CoreServices & { payments: Pay
     baseUrl: config.baseUrl,
     serviceName: config.serviceName,
     log: app.log,
-    // At most 2 requests a second (less when the crawler is configured slower: never faster).
+    // The crawler's politeness delay capped at 500 ms: a scan is a short fixed list (at most 30
+    // requests) that an owner waits for, so it never waits longer than 2 requests a second would;
+    // CRAWL_DELAY_MS=0 (tests, a site of one's own) turns the delay off for scans too.
     delayMs: Math.min(config.crawl.delayMs, 500),
     timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
   });

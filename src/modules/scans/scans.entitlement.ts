@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db.js';
+import { createScansRepo } from './scans.repo.js';
 
 /**
  * Who gets scheduled re-scans: companies on a paid plan that is entitled (status active,
@@ -29,16 +30,8 @@ function fromPayments(e: unknown): boolean | undefined {
 
 export function createEntitlement(db: Db, payments: unknown): Entitlement {
   const p = payments as PaymentsLike | undefined;
-  async function fromTable(companyId?: string): Promise<string[]> {
-    const rows = await db.query<{ company_id: string }>(
-      `SELECT company_id FROM company_subscriptions
-        WHERE plan <> 'free' AND status = ANY($1::text[]) AND (period_end IS NULL OR period_end > now())
-          AND ($2::uuid IS NULL OR company_id = $2::uuid)
-        ORDER BY company_id`,
-      [ENTITLED, companyId ?? null],
-    );
-    return rows.map((r) => r.company_id);
-  }
+  const repo = createScansRepo(db);
+  const fromTable = (companyId?: string) => repo.paidSubscriptionCompanyIds(ENTITLED, companyId);
   return {
     async rescanCompanyIds() {
       const ids = await fromTable();

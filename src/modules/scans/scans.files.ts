@@ -3,6 +3,7 @@ import type { ScanCompany } from './scans.context.js';
 import { SEARCH_BOTS, TRAINING_BOTS } from './scans.robots.js';
 import { agentPromptMd, headersMd, readmeMd } from './scans.files-docs.js';
 import type { CheckResult } from './scans.types.js';
+import { agentFacingProfile, agentFacingText } from '../../lib/untrusted-text.js';
 
 /**
  * The agent files bundle, built only from the listing's real data and a completed scan: no
@@ -178,7 +179,18 @@ function apiCatalog(i: BundleInput): Record<string, unknown> | undefined {
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-export function buildBundle(i: BundleInput): { files: BundleFile[]; training: 'allow' | 'deny'; bundleKey: string } {
+export function buildBundle(input: BundleInput): { files: BundleFile[]; training: 'allow' | 'deny'; bundleKey: string } {
+  // Every file here is read by agents: owner-written text goes through the same filter as SKILL.md.
+  const company = agentFacingProfile(input.company);
+  const i: BundleInput = {
+    ...input,
+    company: {
+      ...company,
+      industry: agentFacingText(company.industry),
+      services: company.services.map(agentFacingText).filter(Boolean),
+      keywords: company.keywords.map(agentFacingText).filter(Boolean),
+    },
+  };
   const robots = robotsBlock(i);
   const schema = schemaJsonLd(i);
   const files: BundleFile[] = [

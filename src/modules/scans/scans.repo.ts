@@ -91,8 +91,9 @@ export function createScansRepo(db: Db) {
     },
 
     /** Scans the company asked for by hand since a time (the monthly allowance of its plan). */
+    /** Scans that count against the monthly allowance: a failed scan (site unreachable, our error) does not. */
     async manualScansSince(companyId: string, since: Date): Promise<number> {
-      const rows = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM scans WHERE company_id = $1 AND trigger = 'manual' AND created_at >= $2`, [companyId, since]);
+      const rows = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM scans WHERE company_id = $1 AND trigger = 'manual' AND created_at >= $2 AND state <> 'failed'`, [companyId, since]);
       return Number(rows[0]?.n ?? 0);
     },
 
@@ -193,6 +194,18 @@ export function createScansRepo(db: Db) {
 
     async tokenExists(tokenHash: string): Promise<boolean> {
       return (await db.query('SELECT 1 FROM scan_bundles WHERE token_hash = $1', [tokenHash])).length > 0;
+    },
+
+    /** Companies whose subscription record is on a paid plan in one of `statuses` and not past its period (only `companyId` when given). */
+    async paidSubscriptionCompanyIds(statuses: readonly string[], companyId?: string): Promise<string[]> {
+      const rows = await db.query<{ company_id: string }>(
+        `SELECT company_id FROM company_subscriptions
+          WHERE plan <> 'free' AND status = ANY($1::text[]) AND (period_end IS NULL OR period_end > now())
+            AND ($2::uuid IS NULL OR company_id = $2::uuid)
+          ORDER BY company_id`,
+        [statuses, companyId ?? null],
+      );
+      return rows.map((r) => r.company_id);
     },
   };
 }

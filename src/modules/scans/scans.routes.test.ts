@@ -291,14 +291,21 @@ describe('scans API', () => {
 
   it('stops a free company after its monthly scans with a 402 that names the plan; pro lifts the limit (issue 13)', async () => {
     const [tool] = await seedCompanies(t.app, [companyFixture({ name: 'Frequent Scanner', website_url: farm.url('quota.test') })]);
-    for (let i = 0; i < 5; i++) {
-      await t.db.query(`INSERT INTO scans (company_id, url, state, trigger, rubric_version, error) VALUES ($1, $2, 'failed', 'manual', 'test', 'x')`, [tool, farm.url('quota.test')]);
+    // Failed scans (an unreachable site, our error) do not use the allowance; completed ones do.
+    for (let i = 0; i < 8; i++) {
+      const state = i < 5 ? 'completed' : 'failed';
+      await t.db.query(`INSERT INTO scans (company_id, url, state, trigger, rubric_version, error) VALUES ($1, $2, $3, 'manual', 'test', 'x')`, [tool, farm.url('quota.test'), state]);
     }
+    const [other] = await seedCompanies(t.app, [companyFixture({ name: 'Unlucky Scanner', website_url: farm.url('unlucky.test') })]);
+    for (let i = 0; i < 5; i++) {
+      await t.db.query(`INSERT INTO scans (company_id, url, state, trigger, rubric_version, error) VALUES ($1, $2, 'failed', 'manual', 'test', 'x')`, [other, farm.url('unlucky.test')]);
+    }
+    assert.equal((await call('POST', `/api/scans/tool/${other}/start`, admin)).statusCode, 202, 'five failed scans leave the allowance untouched');
     const refused = await call('POST', `/api/scans/tool/${tool}/start`, admin);
     assert.equal(refused.statusCode, 402, refused.body);
     assert.match(refused.json().detail, /5 scans for this month on the free plan/);
     assert.equal(refused.json().code, 'payment_required');
-    assert.equal((await t.db.query('SELECT 1 FROM scans WHERE company_id = $1', [tool])).length, 5, 'nothing was queued');
+    assert.equal((await t.db.query('SELECT 1 FROM scans WHERE company_id = $1', [tool])).length, 8, 'nothing was queued');
     const upgraded = await call('POST', `/api/tools/admin/companies/${tool}/subscription`, admin, { plan: 'pro', period_months: 1 });
     assert.equal(upgraded.statusCode, 200, upgraded.body);
     assert.equal((await call('POST', `/api/scans/tool/${tool}/start`, admin)).statusCode, 202);

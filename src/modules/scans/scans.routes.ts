@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
-import { err, errorResponses, type App } from '../../platform/http.js';
+import { err, errorResponses, offsetParam, type App } from '../../platform/http.js';
 import type { BundleOptions } from './scans.files.js';
 import type { ScansServiceImpl } from './scans.service.js';
 
@@ -35,7 +35,7 @@ export async function scansRoutes(app: App, opts: { scans: ScansServiceImpl; gua
       params: ToolParams,
       querystring: Type.Object({
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        offset: offsetParam(),
       }),
       response: { 200: Type.Ref('ScanHistory'), ...ownerErrors, ...errorResponses },
     },

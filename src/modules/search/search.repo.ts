@@ -1,6 +1,5 @@
 import type { Db } from '../../platform/db.js';
-import { COMPANY_COLUMNS } from '../companies/companies.repo.js';
-import type { CompanyRow } from '../companies/companies.schemas.js';
+import { COMPANY_COLUMNS, type CompanyRow } from '../companies/companies.schemas.js';
 
 /** Filters as the search service resolved them (canonical category, ISO country code). */
 export interface SearchFilters {

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
-import { API_KEY_SECURITY, type Guards } from '../../platform/auth.js';
+import { API_KEY_SECURITY, callingAgentId, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import { callingAgentId } from '../agents/agents.routes.js';
 import type { WebhooksService } from './webhooks.service.js';
 import { CreateWebhookBody, DeliveryListQuery, DeliveryParams, EVENT_CATALOGUE, UpdateWebhookBody, WebhookIdParams } from './webhooks.schemas.js';
 
