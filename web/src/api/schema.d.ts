@@ -5872,6 +5872,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Rows to skip */
                 offset?: number;
             };
             header?: never;
