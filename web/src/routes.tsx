@@ -49,6 +49,13 @@ const admin = createRoute({ getParentRoute: () => rootRoute, id: 'admin', compon
 const adminCompanies = createRoute({ getParentRoute: () => admin, path: '/admin', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminCompanies')) });
 const adminAgents = createRoute({ getParentRoute: () => admin, path: '/admin/agents', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminAgents')) });
 const adminCrawl = createRoute({ getParentRoute: () => admin, path: '/admin/crawl', validateSearch: (s: Record<string, unknown>): { hours?: number; job?: string } => ({ hours: [1, 24, 168].includes(Number(s.hours)) ? Number(s.hours) : undefined, job: str(s.job) }), component: lazyRouteComponent(() => import('./pages/AdminCrawl')) });
+export type PromoSearch = { q?: string; active?: boolean };
+const adminPromos = createRoute({
+  getParentRoute: () => admin,
+  path: '/admin/promo-codes',
+  validateSearch: (s: Record<string, unknown>): PromoSearch => ({ q: str(s.q), active: s.active === true || s.active === 'true' ? true : s.active === false || s.active === 'false' ? false : undefined }),
+  component: lazyRouteComponent(() => import('./pages/AdminPromos')),
+});
 const adminReindex = createRoute({ getParentRoute: () => admin, path: '/admin/reindex', component: lazyRouteComponent(() => import('./pages/AdminReindex')) });
 const adminAudit = createRoute({ getParentRoute: () => admin, path: '/admin/audit', component: lazyRouteComponent(() => import('./pages/AdminAudit')) });
 
@@ -56,7 +63,7 @@ const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
   owner.addChildren([companies, proposals, profile, widget, insights, scans, billing]),
-  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminReindex, adminAudit]),
+  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminAudit]),
 ]);
 
 export const router = createRouter({ routeTree, trailingSlash: 'never', defaultPreload: 'intent' });

@@ -1,7 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { api, ApiError, unwrap } from '../api/client';
+import type { components } from '../api/schema';
 import { Empty, ErrorBox, Loading, fmtDate, useTitle } from '../ui';
+
+type Finding = components['schemas']['ScanFinding'];
 
 /** Score history as a small SVG line (oldest left). */
 function ScoreChart({ points }: { points: { score: number; at: string }[] }) {
@@ -12,6 +15,18 @@ function ScoreChart({ points }: { points: { score: number; at: string }[] }) {
     <svg viewBox={`0 0 ${w} ${h}`} width="100%" height={h} role="img" aria-label={`Score history: ${points.map((p) => p.score).join(', ')}`}>
       <path d={d} fill="none" stroke="#1749c9" strokeWidth="3" />
     </svg>
+  );
+}
+
+/** A finding's fix: what to do, the steps, and the file of the agent files that does it. */
+function FixOf({ fix }: { fix: Finding['fix'] }) {
+  if (!fix) return null;
+  return (
+    <div className="hint">
+      {fix.summary}
+      {fix.steps?.length ? <ol style={{ margin: '.2rem 0' }}>{fix.steps.map((s, i) => <li key={i}>{s}</li>)}</ol> : null}
+      {fix.bundle_file ? <div>In the agent files: <code>{fix.bundle_file}</code></div> : null}
+    </div>
   );
 }
 
@@ -45,6 +60,7 @@ export default function Scans() {
         <button type="button" className="secondary" onClick={() => files.mutate()} disabled={files.isPending || !scan}>Prepare agent files</button>
         {files.data ? <a className="button" href={files.data.download.url} download>Download agent files (ZIP)</a> : null}
       </div>
+      {files.data ? <p className="hint" role="status">{files.data.files.length} files ready ({files.data.files.map((f) => f.name).join(', ')}). The link works once, until {fmtDate(files.data.download.expires_at)}.</p> : null}
       <ErrorBox error={start.error ?? files.error} />
       {latest.isPending ? <Loading /> : latest.error ? <ErrorBox error={latest.error} /> : !scan ? <Empty>No scan yet. Press “Scan now” to check how well agents can read your website.</Empty> : (
         <>
@@ -54,14 +70,22 @@ export default function Scans() {
             {scan.error || scan.failure_reason ? <p className="error">{scan.error ?? scan.failure_reason}</p> : null}
             <ScoreChart points={points} />
           </section>
-          {scan.top_fixes.length ? <section className="card"><h2>Fix first</h2><ol>{scan.top_fixes.map((f, i) => <li key={i}>{f}</li>)}</ol></section> : null}
+          {scan.top_fixes.length ? (
+            <section className="card" aria-labelledby="first-h">
+              <h2 id="first-h">Fix first</h2>
+              <ol>{scan.top_fixes.map((id) => {
+                const f = scan.findings.find((x) => x.id === id);
+                return <li key={id}>{f ? <><strong>{f.title}</strong>{f.fix ? `: ${f.fix.summary}` : ''}</> : id}</li>;
+              })}</ol>
+            </section>
+          ) : null}
           <section className="card" aria-labelledby="find-h">
             <h2 id="find-h">Findings</h2>
             {scan.findings.length === 0 ? <Empty>No findings.</Empty> : (
               <table className="responsive">
                 <thead><tr><th scope="col">Check</th><th scope="col">Status</th><th scope="col">What to do</th></tr></thead>
                 <tbody>{scan.findings.filter((f) => f.status !== 'pass').concat(scan.findings.filter((f) => f.status === 'pass')).map((f) => (
-                  <tr key={f.id}><td>{f.title}<div className="hint">{f.group}</div></td><td><span className={`tag ${f.status === 'pass' ? 'succeeded' : f.status === 'fail' ? 'failed' : 'pending'}`}>{f.status}</span></td><td>{f.message}{f.fix ? <div className="hint">{typeof f.fix === 'string' ? f.fix : JSON.stringify(f.fix)}</div> : null}</td></tr>
+                  <tr key={f.id}><td>{f.title}<div className="hint">{f.group}</div></td><td><span className={`tag ${f.status === 'pass' ? 'succeeded' : f.status === 'fail' ? 'failed' : 'pending'}`}>{f.status}</span></td><td>{f.message}<FixOf fix={f.fix} /></td></tr>
                 ))}</tbody>
               </table>
             )}
