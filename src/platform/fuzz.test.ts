@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { registerAgent } from '../modules/agents/agents.test-helpers.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../test/helpers.js';
+import { companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../test/helpers.js';
 
 /**
  * Property-based requests generated from each operation's own OpenAPI schemas (issue 20): valid
@@ -38,7 +38,7 @@ const NASTY_STRINGS = ['', '\u0000', 'a\u0000b', ' ', 'x'.repeat(5000), '水'.re
 const NASTY_NUMBERS = [-1, 0, 2 ** 63, 1e21, -(2 ** 31), 0.5, Number.MAX_SAFE_INTEGER];
 
 describe('fuzz: every operation, generated from the OpenAPI document', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let doc: Doc;
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
   addFormats.default(ajv);
@@ -67,7 +67,6 @@ describe('fuzz: every operation, generated from the OpenAPI document', () => {
   }
 
   before(async () => {
-    t = await buildTestApp();
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${name}`);
     const [companyId] = await seedCompanies(t.app, [companyFixture({ website_url: 'https://fuzz-owner.example.com' })]);
@@ -75,10 +74,6 @@ describe('fuzz: every operation, generated from the OpenAPI document', () => {
     ids.company_id = [companyId!];
     credentials.malformed = { authorization: 'Bearer not.a.token', 'x-api-key': 'agp_live_not-a-key' };
     await freshCredentials();
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   const deref = (schema: Schema | undefined): Schema => {

@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { useTestApp } from '../test/helpers.js';
 import { MAX_OFFSET } from './http.js';
 
 // Issue 20: bounds of the HTTP layer answered in the {detail} shape, and integer bounds as 422.
 describe('HTTP limits', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let base: string;
   before(async () => {
-    t = await buildTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('accepts a 2,000-character CJK query (about 18 KB encoded) and answers 431 in the detail shape past 64 KB', async () => {

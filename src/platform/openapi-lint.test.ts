@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../test/helpers.js';
+import { useTestApp } from '../test/helpers.js';
 
 /** The published OpenAPI document passes Redocly's recommended rules with no error and no warning (issue 20). */
 describe('OpenAPI document (Redocly recommended rules)', () => {
-  let t: TestContext;
-  before(async () => {
-    // As deployed: the document's server is the public base URL (the linter flags localhost).
-    t = await buildTestApp({ baseUrl: 'https://directory.agentpages.dev' });
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
-  });
+  // As deployed: the document's server is the public base URL (the linter flags localhost).
+  const t = useTestApp({ baseUrl: 'https://directory.agentpages.dev' });
 
   it('has no error and no warning', async () => {
     const source = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInOwner, type TestContext } from '../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../test/helpers.js';
 
 /**
  * Generated from /openapi.json, so a new route cannot skip it: every operation that requires a
@@ -17,21 +17,16 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const isAdminPath = (path: string) => /\/admin(\/|$)/.test(path) && !/^\/api\/admin\/(login|magic-link)/.test(path);
 
 describe('route security (generated from the OpenAPI document)', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let doc: Doc;
   let ownerA: { token: string; companyId?: string };
   let ownerB: { token: string };
 
   before(async () => {
-    t = await buildTestApp();
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     await seedCompanies(t.app, [companyFixture({ website_url: 'https://route-a.example.com' })]);
     ownerA = await signInOwner(t, 'owner@route-a.example.com', 'https://route-a.example.com');
     ownerB = await signInOwner(t, 'owner@route-b.example.com', 'https://route-b.example.com');
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   function operations(filter: (path: string, op: Operation) => boolean) {

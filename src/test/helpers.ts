@@ -89,11 +89,17 @@ export async function buildTestApp(overrides: Partial<Config> = {}, env: Record<
 /**
  * One fresh app for the enclosing describe block: built before its tests, closed after them (with the
  * shared embedding workers, so the test process can exit). Use the returned context inside tests only.
+ * Overrides and env may be functions, read when the app is built: for the address of a fake server
+ * started by a `before` registered earlier.
  */
-export function useTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, deps: Omit<AppDeps, 'db' | 'embeddings'> = {}): TestContext {
+export function useTestApp(
+  overrides: Partial<Config> | (() => Partial<Config>) = {},
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  deps: Omit<AppDeps, 'db' | 'embeddings'> = {},
+): TestContext {
   const ctx = {} as TestContext;
   before(async () => {
-    Object.assign(ctx, await buildTestApp(overrides, env, deps));
+    Object.assign(ctx, await buildTestApp(typeof overrides === 'function' ? overrides() : overrides, typeof env === 'function' ? env() : env, deps));
   });
   after(async () => {
     await ctx.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../../test/helpers.js';
+import { describe, it } from 'node:test';
+import { type TestContext, useTestApp } from '../../test/helpers.js';
 import { INSIGHT_PURGE_QUEUE, INSIGHT_RETENTION_DAYS } from './insights.service.js';
 
 /** Rows aged in days, directory-wide (company_id NULL). */
@@ -20,13 +20,7 @@ const questions = async (t: TestContext) =>
 
 describe('insights retention: daily purge job', () => {
   describe('web process without a job runner (jobs in a separate worker)', () => {
-    let t: TestContext;
-    before(async () => {
-      t = await buildTestApp({ runJobs: false });
-    });
-    after(async () => {
-      await t.close();
-    });
+    const t = useTestApp({ runJobs: false });
 
     it('still stores the daily schedule, so whichever process works the queue purges', async () => {
       const s = await t.app.services.jobs.boss.getSchedule(INSIGHT_PURGE_QUEUE);
@@ -43,14 +37,7 @@ describe('insights retention: daily purge job', () => {
   });
 
   describe('with the job runner', () => {
-    let t: TestContext;
-    before(async () => {
-      t = await buildTestApp({ runJobs: true });
-    });
-    after(async () => {
-      await t.close();
-      await closeTestEmbeddings();
-    });
+    const t = useTestApp({ runJobs: true });
 
     it('deletes rows older than the retention and keeps newer ones', async () => {
       await insertAged(t, [400, INSIGHT_RETENTION_DAYS + 1, INSIGHT_RETENTION_DAYS - 1, 0]);

@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInOwner, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
 import { startSmtpSink } from '../../test/smtp-sink.js';
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
 
 describe('owner magic-link sign-in (real SMTP server)', () => {
-  let t: TestContext;
   let smtp: Sink;
   let n = 0;
   const uniqueEmail = (domain = 'example-owner.com') => `person${++n}@${domain}`;
 
   before(async () => {
     smtp = await startSmtpSink();
-    t = await buildTestApp({ smtpUrl: smtp.url, runJobs: true, baseUrl: 'https://agentpages.test' });
   });
+  const t = useTestApp(() => ({ smtpUrl: smtp.url, runJobs: true, baseUrl: 'https://agentpages.test' }));
   after(async () => {
-    await t.close();
     await smtp.close();
-    await closeTestEmbeddings();
   });
 
   const request = (payload: Record<string, unknown>, ip = '10.0.0.1') =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { bearer, companyFixture, seedCompanies, signInAdmin, useTestApp } from '../../test/helpers.js';
 
 interface Change {
   id: string;
@@ -10,7 +10,8 @@ interface Change {
 }
 
 describe('change feed: GET /api/v1/agent/companies/changes', () => {
-  let t: TestContext;
+  // The mirroring reader polls in a tight loop: lift the per-client request budget.
+  const t = useTestApp({}, { RATE_LIMIT_IP_PER_MINUTE: '1000000' });
   let ids: string[];
 
   /** Every change after `since`, following next_cursor while has_more. */
@@ -46,17 +47,11 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
   }
 
   before(async () => {
-    // The mirroring reader polls in a tight loop: lift the per-client request budget.
-    t = await buildTestApp({}, { RATE_LIMIT_IP_PER_MINUTE: '1000000' });
     ids = await seedCompanies(t.app, [
       companyFixture({ name: 'Feed One', city: 'Munich', country: 'Germany' }),
       companyFixture({ name: 'Feed Two', city: 'Nowhere Special', country: 'Germany' }),
       companyFixture({ name: 'Feed Three', city: 'Leeds', country: 'GB' }),
     ]);
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('lists every company from the start, paged, with current profiles and city coordinates', async () => {

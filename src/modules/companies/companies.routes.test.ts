@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 
 describe('agent company lookup', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let id: string;
 
   before(async () => {
-    t = await buildTestApp();
     [id] = await seedCompanies(t.app, [
       companyFixture({
         name: 'Acme <b>Plumbing</b>',
@@ -23,10 +22,6 @@ describe('agent company lookup', () => {
         founded_year: 1999,
       }),
     ]) as [string];
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('returns the full profile as plain text', async () => {

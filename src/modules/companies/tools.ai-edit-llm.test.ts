@@ -2,26 +2,25 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testConfig } from '../../config.js';
 import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInOwner, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
 
 describe('AI edit through a language model (fake chat-completions server)', () => {
-  let t: TestContext;
   let fake: FakeLlm;
   let id: string;
   let token: string;
 
   before(async () => {
     fake = await startFakeLlm();
-    t = await buildTestApp({ llm: { ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 1500, maxRetries: 0 } });
+  });
+  const t = useTestApp(() => ({ llm: { ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 1500, maxRetries: 0 } }));
+  before(async () => {
     [id] = (await seedCompanies(t.app, [
       companyFixture({ name: 'Delta Tiles', website_url: 'https://delta-tiles.com', category: 'Construction & Home Services', keywords: ['tiles'], phone: '+49 1 2', city: 'Berlin' }),
     ])) as [string];
     token = (await signInOwner(t, 'owner@delta-tiles.com', 'https://delta-tiles.com')).token;
   });
   after(async () => {
-    await t.close();
     await fake.close();
-    await closeTestEmbeddings();
   });
 
   const aiEdit = (payload: object) =>

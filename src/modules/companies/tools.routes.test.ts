@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, bearer } from '../../test/helpers.js';
+import { bearer, companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
 
 /** A multipart/form-data body with one file part. */
 function multipartBody(file: Buffer, filename = 'logo.png', contentType = 'image/png') {
@@ -16,13 +16,12 @@ const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();
 
 describe('tools: public listing, owner editing, AI edit, logos', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let a: { token: string; id: string };
   let b: { token: string; id: string };
   let adminToken: string;
 
   before(async () => {
-    t = await buildTestApp();
     const [idA, idB] = await seedCompanies(t.app, [
       companyFixture({
         name: 'Alpha Roofing',
@@ -45,10 +44,6 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
     a = { token: ownerA.token, id: idA };
     b = { token: ownerB.token, id: idB };
     adminToken = await signInAdmin(t);
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   const inject = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token?: string, payload?: unknown) =>

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
-import { closeTestEmbeddings, createTestDb, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { bearer, closeTestEmbeddings, createTestDb, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
 import { pageExcerpts } from '../widget/widget.service.js';
 import { fixtureResolver, startFixtureFarm, type FixtureFarm, type FixtureSite } from './crawl.fixtures.js';
 import { PAGE_TEXT_MAX_CHARS } from './crawl.service.js';
@@ -50,7 +50,6 @@ describe('crawled pages feed the chat widget', () => {
   let companyId: string;
   let publicId: string;
   const ORIGIN = 'https://www.harbour-clocks.test';
-  const auth = () => ({ authorization: `Bearer ${owner.token}` });
   const chat = (content: string) =>
     t.app.inject({ method: 'POST', url: `/api/widget/public/${publicId}/chat`, headers: { origin: ORIGIN }, payload: { messages: [{ role: 'user', content }] } });
   const stored = () => t.db.query<{ url: string; title: string; text: string; position: number }>('SELECT url, title, text, position FROM company_pages WHERE company_id = $1 ORDER BY position', [companyId]);
@@ -72,7 +71,7 @@ describe('crawled pages feed the chat widget', () => {
   });
 
   it('a crawl stores each page as capped plain text, home page first', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(), payload: { url: farm.url(HOST) } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(owner.token), payload: { url: farm.url(HOST) } });
     assert.equal(res.statusCode, 200, res.body);
     companyId = res.json().profile.id;
     const profileText = JSON.stringify(res.json().profile).toLowerCase();
@@ -94,7 +93,7 @@ describe('crawled pages feed the chat widget', () => {
   });
 
   it('the widget (no model) answers a question only a crawled page answers, and ignores instructions in pages', async () => {
-    const cfg = await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: auth(), payload: { enabled: true, allowed_origins: [ORIGIN] } });
+    const cfg = await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: bearer(owner.token), payload: { enabled: true, allowed_origins: [ORIGIN] } });
     assert.equal(cfg.statusCode, 200, cfg.body);
     publicId = cfg.json().widget_public_id;
 
@@ -118,17 +117,17 @@ describe('crawled pages feed the chat widget', () => {
   });
 
   it('with pages turned off as a source, the widget answers from the profile only', async () => {
-    await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: auth(), payload: { sources: ['profile'] } });
+    await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: bearer(owner.token), payload: { sources: ['profile'] } });
     const res = await chat('Which lighthouse bell did you rebuild?');
     assert.equal(res.statusCode, 200, res.body);
     assert.doesNotMatch(res.json().answer, /Speicherstadt/);
     assert.equal(res.json().answered, false);
-    await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: auth(), payload: { sources: ['profile', 'pages'] } });
+    await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: bearer(owner.token), payload: { sources: ['profile', 'pages'] } });
   });
 
   it('a recrawl replaces the stored pages: a page gone from the site is gone from answers', async () => {
     version = 2;
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(), payload: { url: farm.url(HOST) } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(owner.token), payload: { url: farm.url(HOST) } });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().profile.id, companyId);
     const paths = (await stored()).map((p) => new URL(p.url).pathname).sort();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
-import { closeTestEmbeddings, createTestDb, seedCompanies, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { bearer, closeTestEmbeddings, createTestDb, seedCompanies, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
 import { fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fixtures.js';
 
 async function crawlApp(farm: FixtureFarm, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
@@ -19,7 +19,6 @@ describe('crawl API', () => {
   let t: TestContext;
   let admin: string;
   let owner: { token: string; userId: string };
-  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
   before(async () => {
     farm = await startFixtureFarm();
@@ -38,12 +37,12 @@ describe('crawl API', () => {
       const res = await t.app.inject({ method, url, payload: method === 'POST' ? { url: 'acme-plumbing.test' } : undefined });
       assert.equal(res.statusCode, 401, `${method} ${url}`);
     }
-    const bad = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth('not-a-token') });
+    const bad = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: bearer('not-a-token') });
     assert.equal(bad.statusCode, 401);
     for (const url of ['/api/crawl/admin/stats', '/api/crawl/admin/recent', '/api/crawl/admin/recent/1']) {
-      assert.equal((await t.app.inject({ method: 'GET', url, headers: auth(owner.token) })).statusCode, 403, url);
+      assert.equal((await t.app.inject({ method: 'GET', url, headers: bearer(owner.token) })).statusCode, 403, url);
     }
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(owner.token), payload: { url: 'acme-plumbing.test' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(owner.token), payload: { url: 'acme-plumbing.test' } });
     assert.equal(res.statusCode, 403);
   });
 
@@ -67,21 +66,21 @@ describe('crawl API', () => {
       ['GET', '/api/crawl/abc', undefined, ['path', 'job_id']],
     ];
     for (const [method, url, payload, loc] of cases) {
-      const res = await t.app.inject({ method: method as 'GET', url, headers: auth(admin), ...(payload !== undefined ? { payload: payload as object } : {}) });
+      const res = await t.app.inject({ method: method as 'GET', url, headers: bearer(admin), ...(payload !== undefined ? { payload: payload as object } : {}) });
       assert.equal(res.statusCode, 422, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
       assert.deepEqual(res.json().detail[0].loc.slice(0, loc.length), loc, `${url}: ${res.body}`);
     }
-    const ok = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=500&offset=0', headers: auth(admin) });
+    const ok = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=500&offset=0', headers: bearer(admin) });
     assert.equal(ok.statusCode, 200);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=168', headers: auth(admin) })).statusCode, 200);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=1', headers: auth(admin) })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=168', headers: bearer(admin) })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=1', headers: bearer(admin) })).statusCode, 200);
   });
 
   let acmeJobId: number;
   let acmeId: string;
 
   it('an owner crawls the site their email domain proves: profile saved, job tracked, ownership recorded', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test'), options: { max_pages: 5 } } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(owner.token), payload: { url: farm.url('acme-plumbing.test'), options: { max_pages: 5 } } });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.outcome, 'created');
@@ -114,32 +113,32 @@ describe('crawl API', () => {
     // Anonymous callers (job ids are sequential) see state and progress only (issue 11 finding 9).
     for (const field of ['url', 'domain', 'company_id', 'error', 'changed_fields']) assert.equal(status.json()[field], undefined, field);
     const stranger = await signInOwner(t, 'someone@elsewhere.example.org');
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(stranger.token) })).json().url, undefined);
-    const mine = await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(owner.token) });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: bearer(stranger.token) })).json().url, undefined);
+    const mine = await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: bearer(owner.token) });
     assert.equal(mine.json().company_id, acmeId);
-    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: auth(admin) })).json().domain, 'acme-plumbing.test');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/crawl/${acmeJobId}`, headers: bearer(admin) })).json().domain, 'acme-plumbing.test');
 
-    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth(owner.token) });
+    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: bearer(owner.token) });
     assert.equal(latest.statusCode, 200);
     assert.equal(latest.json().job.id, acmeJobId);
     assert.equal(latest.json().company.id, acmeId);
   });
 
   it("refuses an owner crawling someone else's site (403) and 404s unknown jobs", async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: auth(owner.token), payload: { url: farm.url('brightpixel.test') } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(owner.token), payload: { url: farm.url('brightpixel.test') } });
     assert.equal(res.statusCode, 403);
-    const start = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('brightpixel.test') } });
+    const start = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: bearer(owner.token), payload: { url: farm.url('brightpixel.test') } });
     assert.equal(start.statusCode, 403);
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/999999' })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent/999999', headers: auth(admin) })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent/999999', headers: bearer(admin) })).statusCode, 404);
     const other = await signInOwner(t, 'someone@brightpixel.test');
-    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: auth(other.token) });
+    const latest = await t.app.inject({ method: 'GET', url: '/api/crawl/my-latest', headers: bearer(other.token) });
     assert.deepEqual(latest.json(), { job: null, company: null });
   });
 
   it('a re-crawl keeps fields the owner edited by hand and verification, and records what changed', async () => {
     await t.db.query(`UPDATE companies SET city = 'Potsdam', description = 'Hand-written by the owner.', phone = NULL, is_verified = true, owner_edited_fields = '{city,description}' WHERE id = $1`, [acmeId]);
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: `http://acme-plumbing.test:${farm.port}` } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(admin), payload: { url: `http://acme-plumbing.test:${farm.port}` } });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.profile.id, acmeId, 'matched by domain');
@@ -152,7 +151,7 @@ describe('crawl API', () => {
     assert.deepEqual(body.changes.map((c: { field: string }) => c.field), ['phone']);
     assert.deepEqual(body.job.changed_fields, ['phone']);
 
-    const detail = await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${body.job.id}`, headers: auth(admin) });
+    const detail = await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${body.job.id}`, headers: bearer(admin) });
     assert.equal(detail.statusCode, 200);
     const d = detail.json();
     assert.equal(d.requested_by, 'admin');
@@ -168,32 +167,32 @@ describe('crawl API', () => {
   });
 
   it('track_job=false crawls without a job; adaptive_retry reports the strategies tried', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: farm.url('spa-shell.test') } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(admin), payload: { url: farm.url('spa-shell.test') } });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().strategies_tried.slice(0, 2), ['standard', 'sitemap_only']);
-    const plain = await t.app.inject({ method: 'POST', url: '/api/crawl?track_job=false', headers: auth(admin), payload: { url: farm.url('cozy-socks.test') } });
+    const plain = await t.app.inject({ method: 'POST', url: '/api/crawl?track_job=false', headers: bearer(admin), payload: { url: farm.url('cozy-socks.test') } });
     assert.equal(plain.statusCode, 200, plain.body);
     assert.equal(plain.json().job, null);
     assert.equal(plain.json().profile.category, 'E-commerce');
   });
 
   it('refused addresses are 422 at body.url; unreadable sites are 400 with a failed job', async () => {
-    const port = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: 'http://acme-plumbing.test:22/' } });
+    const port = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(admin), payload: { url: 'http://acme-plumbing.test:22/' } });
     assert.equal(port.statusCode, 422, port.body);
     assert.deepEqual(port.json().detail[0].loc, ['body', 'url']);
-    const robots = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: auth(admin), payload: { url: farm.url('no-bots.test') } });
+    const robots = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(admin), payload: { url: farm.url('no-bots.test') } });
     assert.equal(robots.statusCode, 400, robots.body);
     assert.match(robots.json().detail, /robots\.txt/);
-    const recent = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?status=failed', headers: auth(admin) });
+    const recent = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?status=failed', headers: bearer(admin) });
     const failed = recent.json().jobs.find((j: { domain: string }) => j.domain === 'no-bots.test');
     assert.equal(failed.status, 'failed');
-    const detail = (await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${failed.id}`, headers: auth(admin) })).json();
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${failed.id}`, headers: bearer(admin) })).json();
     assert.equal(detail.error_kind, 'robots');
     assert.match(detail.raw_error, /robots\.txt/);
   });
 
   it('admin stats count by status with success rate, median duration and top errors; recent pages', async () => {
-    const s = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=24', headers: auth(admin) })).json();
+    const s = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/stats?hours=24', headers: bearer(admin) })).json();
     assert.equal(s.hours, 24);
     assert.ok(s.by_status.succeeded >= 3);
     assert.ok(s.by_status.failed >= 1);
@@ -201,19 +200,19 @@ describe('crawl API', () => {
     assert.ok(s.success_rate > 0 && s.success_rate < 1);
     assert.equal(typeof s.median_duration_ms, 'number');
     assert.ok(s.top_errors.some((e: { kind: string; count: number }) => e.kind === 'robots' && e.count >= 1));
-    const page1 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1', headers: auth(admin) })).json();
+    const page1 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1', headers: bearer(admin) })).json();
     assert.equal(page1.jobs.length, 1);
     assert.equal(page1.has_more, true);
-    const page2 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1&offset=1', headers: auth(admin) })).json();
+    const page2 = (await t.app.inject({ method: 'GET', url: '/api/crawl/admin/recent?limit=1&offset=1', headers: bearer(admin) })).json();
     assert.ok(page2.jobs[0].id < page1.jobs[0].id, 'newest first');
   });
 
   it('start queues a job; the job handler is idempotent and resumes an interrupted run', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: bearer(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
     assert.equal(res.statusCode, 200, res.body);
     const { job_id, status } = res.json();
     assert.equal(status, 'queued');
-    const again = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: auth(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
+    const again = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: bearer(owner.token), payload: { url: farm.url('acme-plumbing.test') } });
     assert.equal(again.statusCode, 409, 'one crawl of a site at a time');
 
     assert.equal(await t.app.services.crawl.runJob(job_id), 'succeeded');
@@ -221,7 +220,7 @@ describe('crawl API', () => {
     // A crash mid-run leaves the row running; the retried job runs it again (not a duplicate row).
     await t.db.query(`UPDATE crawl_jobs SET status = 'running', stage = 'fetch' WHERE id = $1`, [job_id]);
     assert.equal(await t.app.services.crawl.runJob(job_id), 'succeeded');
-    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${job_id}`, headers: auth(owner.token) })).json();
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${job_id}`, headers: bearer(owner.token) })).json();
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 2);
     const rows = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies WHERE domain = 'acme-plumbing.test'`);
@@ -238,7 +237,7 @@ describe('crawl API', () => {
     assert.ok(started?.job_id, JSON.stringify(r));
     assert.equal(started.status, 'queued');
     assert.equal(await t.app.services.crawl.runJob(started.job_id), 'succeeded');
-    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}`, headers: auth(r.access_token) })).json();
+    const job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${started.job_id}`, headers: bearer(r.access_token) })).json();
     assert.equal(r.company_id, stubId);
     assert.equal(job.company_id, r.company_id, 'the crawl filled in the company the link names');
     const profile = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${r.company_id}` })).json();
@@ -263,13 +262,13 @@ describe('crawl jobs on pg-boss', () => {
 
   it('a started crawl is run by the queue worker', async () => {
     const admin = await signInAdmin(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: { authorization: `Bearer ${admin}` }, payload: { url: farm.url('trattoria-luigi.test') } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl/start', headers: bearer(admin), payload: { url: farm.url('trattoria-luigi.test') } });
     assert.equal(res.statusCode, 200, res.body);
     const id = res.json().job_id;
     let job: { status: string; company_id: string | null } = { status: 'queued', company_id: null };
     for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'running'); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${id}`, headers: { authorization: `Bearer ${admin}` } })).json();
+      job = (await t.app.inject({ method: 'GET', url: `/api/crawl/${id}`, headers: bearer(admin) })).json();
     }
     assert.equal(job.status, 'succeeded');
     assert.ok(job.company_id);

@@ -1,26 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { useTestApp } from '../../test/helpers.js';
 import { ucpNamespace } from './discovery.service.js';
 
 const BASE = 'https://directory.example.org';
 
 describe('discovery files', () => {
-  let t: TestContext;
+  const t = useTestApp({ baseUrl: BASE });
   let md: string;
   let openapi: { paths: Record<string, Record<string, { operationId?: string }>> };
 
   before(async () => {
-    t = await buildTestApp({ baseUrl: BASE });
     const res = await t.app.inject({ method: 'GET', url: `/${t.config.serviceName}.md` });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     md = res.body;
     openapi = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('follows the llms.txt format: H1 name, blockquote summary, H2 link lists', () => {

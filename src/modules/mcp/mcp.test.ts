@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from '../agents/agents.test-helpers.js';
 import { ALL_VERSIONS, MODERN_VERSION } from './mcp.protocol.js';
 import { originAllowed } from './mcp.routes.js';
@@ -16,7 +16,7 @@ const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('MCP servers', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let url: string;
   let verifiedId: string;
   let unverifiedId: string;
@@ -60,7 +60,6 @@ describe('MCP servers', () => {
   }
 
   before(async () => {
-    t = await buildTestApp();
     [verifiedId, unverifiedId] = (await seedCompanies(t.app, [
       companyFixture({ name: 'Berlin Boiler Repair', website_url: 'https://boiler-berlin.example.com', keywords: ['boiler', 'heating', 'repair'], services: ['Boiler repair', 'Heating maintenance'], contact_email: 'info@boiler-berlin.example.com', phone: '+49 30 555' }),
       companyFixture({ name: 'Unverified Plumbing', is_verified: false, keywords: ['plumbing'] }),
@@ -68,10 +67,6 @@ describe('MCP servers', () => {
     ({ key } = await registerAgent(t.app, 'MCP test agent', 'mcp-owner@example.com'));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   describe('agent server, initialize-era client (SDK)', () => {

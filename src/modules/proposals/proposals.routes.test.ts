@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from '../agents/agents.test-helpers.js';
 
 const BASE = '/api/v1/agent';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('proposals: agent side, owner side, administration', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let agentA: { id: string; key: string };
   let agentB: { id: string; key: string };
   let companyA: string; // verified, owned by ownerA
@@ -30,7 +30,6 @@ describe('proposals: agent side, owner side, administration', () => {
     t.app.inject({ method: 'POST', url: `${BASE}/proposals`, headers: { ...asAgent(key), ...headers }, payload: body(over) });
 
   before(async () => {
-    t = await buildTestApp();
     [companyA, companyB, unverified] = await seedCompanies(t.app, [
       companyFixture({ name: 'Clinic Web A', website_url: 'https://acme-a.example.com' }),
       companyFixture({ name: 'Clinic Web B', website_url: 'https://acme-b.example.com' }),
@@ -45,10 +44,6 @@ describe('proposals: agent side, owner side, administration', () => {
     ownerA = oa.token;
     ownerB = ob.token;
     admin = await signInAdmin(t);
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('creates a proposal (201, pending, plain text, thread starts with the request)', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 
 interface Hit {
   id: string;
@@ -9,7 +9,7 @@ interface Hit {
 }
 
 describe('search near a place: near, radius_km, include_remote, sort, places named in q, updated_since', () => {
-  let t: TestContext;
+  const t = useTestApp();
   const id: Record<string, string> = {};
   const dental = { category: 'Healthcare', industry: 'Dental practice', description: 'Dentist: check-ups, fillings, implants and emergency dental care.', keywords: ['dentist', 'dental care'] };
 
@@ -21,7 +21,6 @@ describe('search near a place: near, radius_km, include_remote, sort, places nam
   const names = (hits: Hit[]) => hits.map((h) => h.name);
 
   before(async () => {
-    t = await buildTestApp();
     const fixtures = {
       munichDentist: companyFixture({ ...dental, name: 'Isar Dental Munich', city: 'Munich', country: 'Germany', service_type: 'local' }),
       augsburgDentist: companyFixture({ ...dental, name: 'Augsburg Zahnarztpraxis', city: 'Augsburg', country: 'Germany', service_type: 'local' }),
@@ -35,10 +34,6 @@ describe('search near a place: near, radius_km, include_remote, sort, places nam
     };
     const ids = await seedCompanies(t.app, Object.values(fixtures));
     Object.keys(fixtures).forEach((k, i) => (id[k] = ids[i]!));
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('near keeps local companies within the radius, plus remote ones and nationwide ones of that country, with distance_km', async () => {

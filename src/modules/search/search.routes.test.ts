@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { before, describe, it } from 'node:test';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 
 const url = (qs: string) => `/api/v1/agent/companies${qs ? `?${qs}` : ''}`;
 
 describe('agent company search', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let deletedId: string;
 
   before(async () => {
-    t = await buildTestApp();
     await seedCompanies(t.app, [
       companyFixture({ name: 'Berlin Pipe Doctors', category: 'Construction & Home Services', industry: 'Plumbing', description: 'Emergency plumbers for leaking pipes, blocked drains and boiler repairs.', keywords: ['plumber', 'drains'], country: 'Germany', city: 'Berlin', service_type: 'local', is_verified: true }),
       companyFixture({ name: 'Munich Leak Stop', category: 'Construction & Home Services', industry: 'Plumbing', description: 'Plumbing repairs and bathroom installations in Munich.', keywords: ['plumber'], country: 'DE', city: 'Munich', service_type: 'local', is_verified: false }),
@@ -20,10 +19,6 @@ describe('agent company search', () => {
       companyFixture({ name: 'Gone Plumbing GmbH', category: 'Construction & Home Services', industry: 'Plumbing', description: 'Plumbers that closed down.', keywords: ['plumber'], country: 'Germany', city: 'Berlin' }),
     ])) as [string];
     await t.db.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [deletedId]);
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('finds companies by meaning and words, with the exact envelope and company fields', async () => {

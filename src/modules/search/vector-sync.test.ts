@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, testEmbeddings, useTestApp } from '../../test/helpers.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { createSearchRepo, type SearchFilters, type SearchRepo } from './search.repo.js';
 import { createVectorSearch, type VectorSearch } from './vector-sync.js';
@@ -37,10 +37,14 @@ const FILTERS: SearchFilters[] = [
 ];
 
 describe('vector index kept in step with the store', () => {
-  let t: TestContext;
   let repo: SearchRepo;
   let vs: VectorSearch;
   let ids: string[];
+  // Registered before useTestApp's own `after`, so the index stops before the store it reads closes.
+  after(async () => {
+    await vs.close();
+  });
+  const t = useTestApp();
 
   /** The database's exact answer (no HNSW): the reference. */
   async function exact(vector: number[], filters: SearchFilters, limit: number) {
@@ -59,7 +63,6 @@ describe('vector index kept in step with the store', () => {
   }
 
   before(async () => {
-    t = await buildTestApp();
     const inputs = [];
     for (let i = 0; i < 32; i++) {
       inputs.push(companyFixture({ ...KINDS[i % 4]!, ...CITIES[Math.floor(i / 4) % 4]!, name: `Vector Co ${i}`, service_type: TYPES[(i * 3) % 4]!, is_verified: i % 3 !== 0, keywords: [] }));
@@ -69,11 +72,6 @@ describe('vector index kept in step with the store', () => {
     vs = createVectorSearch(repo, { dimensions: 512, exactBelow: 10_000, buildThreads: 1, log: silent });
     vs.start();
     await vs.ready();
-  });
-  after(async () => {
-    await vs.close();
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('loads every live company with an embedding', () => {

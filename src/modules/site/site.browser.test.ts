@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 
 interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
 interface AxeWindow { axe: { run: (c: Document, o: unknown) => Promise<{ violations: AxeViolation[] }> } }
@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 
 describe('public website in a browser without JavaScript', { timeout: 120_000 }, () => {
   const available = fs.existsSync(CHROMIUM);
-  let t: TestContext;
+  let port = 0;
   let base = '';
   let browser: Browser;
   let crawler: BrowserContext;
@@ -43,11 +43,19 @@ describe('public website in a browser without JavaScript', { timeout: 120_000 },
   const visited: { type: string; url: string }[] = [];
 
   before(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+  });
+  // Registered before useTestApp's own `after`, so the browser closes before the app it visits.
+  after(async () => {
+    if (!available) return;
+    await browser?.close();
+  });
+  const t = useTestApp(() => ({ baseUrl: base }));
+
+  before(async () => {
     if (!available) return;
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await buildTestApp({ baseUrl: base });
     await seedCompanies(t.app, [
       companyFixture({
         name: 'Spree Plumbing & Heating', city: 'Berlin', country: 'Germany', address: 'Oranienstrasse 12, 10999 Berlin',
@@ -68,13 +76,6 @@ describe('public website in a browser without JavaScript', { timeout: 120_000 },
     auditor = await browser.newContext({ viewport: DESKTOP });
     page = await crawler.newPage();
     page.setDefaultTimeout(10_000);
-  });
-
-  after(async () => {
-    if (!available) return;
-    await browser?.close();
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   const skip = (ctx: { skip: (m: string) => void }) => {

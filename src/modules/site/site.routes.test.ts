@@ -317,8 +317,14 @@ describe('public website', () => {
     assert.ok(!(await t.app.inject({ url: '/sitemaps/companies-1.xml' })).body.includes('gone-soon-ulm'));
   });
 
-  it('search and category pages stay under 50 KB', async () => {
-    for (const url of ['/search?q=software', '/categories/technology', '/search']) {
+  it('every page type stays under 50 KB, a company page with the longest profile the directory stores included', async () => {
+    const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
+    const [longest] = await seedCompanies(t.app, [companyFixture({
+      name: `Longest Profile ${'Company '.repeat(23)}`.slice(0, 200), description: words(700, 'description').slice(0, 5000),
+      keywords: Array.from({ length: 30 }, (_, i) => words(12, `kw${i}x`).slice(0, 120)), services: Array.from({ length: 50 }, (_, i) => words(12, `svc${i}x`).slice(0, 120)),
+      languages: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da'], address: words(40, 'Street').slice(0, 300), industry: words(30, 'industry').slice(0, 200),
+    })]);
+    for (const url of ['/', `/companies/${await slugOf(longest!)}`, '/search?q=software', '/categories', '/categories/technology', '/search', '/for-owners', '/for-agent-developers']) {
       const r = await t.app.inject({ url });
       assert.equal(r.statusCode, 200, url);
       assert.ok(Buffer.byteLength(r.body) < 50_000, `${url}: ${r.body.length}`);

@@ -7,7 +7,7 @@ import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import type { App } from '../../platform/http.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, createTestDb, seedCompanies, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { closeTestEmbeddings, companyFixture, createTestDb, seedCompanies, signInAdmin, signInOwner, type TestContext, testEmbeddings, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from '../agents/agents.test-helpers.js';
 
 const BASE = '/api/v1/agent';
@@ -105,6 +105,7 @@ describe('webhooks: signed outbound events for agents', () => {
   };
   const events = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body) as { id: string; type: string; timestamp: string; data: Record<string, unknown> });
 
+  // Not useTestApp: a test restarts the app on the same store, so the store outlives each app built here.
   before(async () => {
     receiver = await startReceiver();
     ({ db, drop } = await createTestDb());
@@ -354,16 +355,10 @@ describe('webhooks: signed outbound events for agents', () => {
 });
 
 describe('webhooks: endpoint address rules (production-like settings)', () => {
-  let t: TestContext;
+  const t = useTestApp({ webhooks: { ...testConfig().webhooks, allowPrivate: false, requireHttps: true } });
   let key: string;
   before(async () => {
-    const base = testConfig();
-    t = await buildTestApp({ webhooks: { ...base.webhooks, allowPrivate: false, requireHttps: true } });
     key = (await registerAgent(t.app, 'Strict agent', 'strict@hook-agents.example.com')).key;
-  });
-  after(async () => {
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('refuses private, loopback and link-local addresses and plain http with a 422 that says why', async () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 
 /**
  * A local page on another origin embeds /widget.js; Debian's Chromium (scripts/setup-chromium.sh)
@@ -17,14 +17,13 @@ const ARTIFACTS = path.resolve('test-artifacts');
 
 describe('chat widget in a browser', () => {
   const available = fs.existsSync(CHROMIUM);
-  let t: TestContext;
+  const t = useTestApp();
   let apiBase = '';
   let page: http.Server;
   let pageUrl = '';
 
   before(async () => {
     if (!available) return;
-    t = await buildTestApp();
     const [companyId] = (await seedCompanies(t.app, [
       companyFixture({
         name: 'Redline Plumbing',
@@ -52,8 +51,6 @@ describe('chat widget in a browser', () => {
   after(async () => {
     if (!available) return;
     await new Promise((r) => page.close(r));
-    await t.close();
-    await closeTestEmbeddings();
   });
 
   it('opens the widget by keyboard, asks a question and shows the answer', async (ctx) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInOwner, type TestContext } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, signInOwner, type TestContext, useTestApp } from '../../test/helpers.js';
 
 const SITE = 'https://www.redline-plumbing.de';
 
@@ -26,7 +26,7 @@ async function insightRows(t: TestContext) {
 }
 
 describe('chat widget', () => {
-  let t: TestContext;
+  const t = useTestApp();
   let companyId: string;
   let auth: { authorization: string };
   let publicId: string;
@@ -35,14 +35,10 @@ describe('chat widget', () => {
     t.app.inject({ method: 'POST', url: `/api/widget/public/${id}/chat`, headers, payload: { messages: [{ role: 'assistant', content: 'Hi!' }, { role: 'user', content }] } });
 
   before(async () => {
-    t = await buildTestApp();
     [companyId] = (await seedCompanies(t.app, [plumberFixture()])) as [string];
     const owner = await signInOwner(t, 'owner@redline-plumbing.de', 'https://redline-plumbing.de');
     assert.equal(owner.companyId, companyId);
     auth = { authorization: `Bearer ${owner.token}` };
-  });
-  after(async () => {
-    await t.close();
   });
 
   it('gives the owner a disabled default configuration with an unguessable public id', async () => {
@@ -241,21 +237,20 @@ describe('chat widget', () => {
 });
 
 describe('chat widget with a language model', () => {
-  let t: TestContext;
   let fake: FakeLlm;
   let companyId: string;
   let publicId: string;
 
   before(async () => {
     fake = await startFakeLlm();
-    t = await buildTestApp({ llm: { baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake', timeoutMs: 5000, maxRetries: 0, maxTokens: 800 } });
+  });
+  const t = useTestApp(() => ({ llm: { baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake', timeoutMs: 5000, maxRetries: 0, maxTokens: 800 } }));
+  before(async () => {
     [companyId] = (await seedCompanies(t.app, [plumberFixture()])) as [string];
     publicId = (await t.app.services.widget.update(companyId, { enabled: true })).widget_public_id;
   });
   after(async () => {
-    await t.close();
     await fake.close();
-    await closeTestEmbeddings();
   });
 
   it('grounds the model in the profile as delimited data and records unanswered questions', async () => {
