@@ -6,6 +6,7 @@ import { createServices, type CoreServices, type ServiceDeps } from './services.
 import { clientErrorHandler, errorBody, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
 import { registerInputBounds } from './platform/input-bounds.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
+import { registerRouteRoles } from './platform/auth.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
 import { registerMetrics } from './platform/metrics.js';
 import { loggerOptions } from './platform/logging.js';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerErrorHandling(app);
   registerInputBounds(app);
   registerSecurityHeaders(app);
+  registerRouteRoles(app);
   for (const schema of [ErrorSchema, ValidationErrorSchema, ...MODULES.flatMap((module) => module.schemas ?? [])]) {
     app.addSchema(schema);
   }
@@ -141,6 +143,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   for (const module of MODULES) await module.routes?.(app, core);
 
   app.addHook('onReady', lifecycle.start);
+  // After the job runner started: payment events acknowledged before a stop get their job now.
+  app.addHook('onReady', async () => {
+    await payments.impl.queuePending();
+  });
   app.addHook('onClose', lifecycle.close);
 
   return app;

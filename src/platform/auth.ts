@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
 import { cookieToken } from './session-cookie.js';
 
@@ -100,6 +100,53 @@ export interface Guards {
   requireCompanyManager: (param?: string) => Guard;
 }
 
+/**
+ * Who may call an operation, as its guard says. Every guard made by createGuards carries its role, and
+ * `registerRouteRoles` writes it into the route's OpenAPI operation (`x-role`), so the role is read
+ * from the guard that runs and can never disagree with it (route-security.test.ts reads it).
+ */
+export type RouteRole = 'public' | 'optional' | 'agent' | 'owner' | 'company-manager' | 'admin';
+const guardRoles = new WeakMap<Guard, RouteRole>();
+const withRole = <G extends Guard>(role: RouteRole, guard: G): G => {
+  guardRoles.set(guard, role);
+  return guard;
+};
+/** The strictest first: a route guarded twice takes the stricter role. */
+const ROLE_ORDER: RouteRole[] = ['admin', 'company-manager', 'owner', 'agent', 'optional'];
+const CREDENTIAL_ROLES = new Set<RouteRole>(['admin', 'company-manager', 'owner', 'agent']);
+
+/** Puts `guard` in front of every route the plugin `app` registers (for plugins whose routes all share one role). */
+export function guardEveryRoute(app: FastifyInstance, guard: Guard): void {
+  app.addHook('onRoute', (route) => {
+    route.onRequest = [guard, ...[route.onRequest ?? []].flat()] as typeof route.onRequest;
+  });
+}
+
+/**
+ * Records every documented route's role (`x-role` in its OpenAPI operation) and refuses to start when a route
+ * declares a credential in `security` but no guard checks one, or has a credential guard but declares none.
+ * Checked when the app is ready, after every plugin's own onRoute hooks have attached their guards.
+ */
+export function registerRouteRoles(app: FastifyInstance): void {
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  app.addHook('onReady', async () => {
+    for (const route of routes) {
+      const schema = route.schema as (Record<string, unknown> & { security?: Record<string, unknown>[]; hide?: boolean }) | undefined;
+      if (!schema || schema.hide || route.method === 'HEAD') continue;
+      const roles = [route.onRequest ?? []].flat().map((h) => guardRoles.get(h as Guard)).filter((r): r is RouteRole => Boolean(r));
+      const role = ROLE_ORDER.find((r) => roles.includes(r)) ?? 'public';
+      const declared = Boolean(schema.security?.length) && !schema.security!.some((s) => Object.keys(s).length === 0);
+      if (declared !== CREDENTIAL_ROLES.has(role)) {
+        throw new Error(`${String(route.method)} ${route.url}: ${declared ? 'declares a credential in security but no guard checks one' : `has the ${role} guard but declares no security`}`);
+      }
+      schema['x-role'] = role;
+    }
+  });
+}
+
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 /** Why an API key was refused, in the words of every surface that checks keys (REST and MCP). */
@@ -144,25 +191,25 @@ export function createGuards(verify: AuthVerifiers): Guards {
   }
 
   return {
-    requireUser: async (request) => {
+    requireUser: withRole('owner', async (request) => {
       await bearer(request);
-    },
-    requireAdmin: async (request) => {
+    }),
+    requireAdmin: withRole('admin', async (request) => {
       const p = await bearer(request);
       if (p.kind !== 'admin') throw new AppError('forbidden', 'Administrator access required');
-    },
-    requireAgent: (request) => agentKey(request, true),
-    optionalAgent: (request) => agentKey(request, false),
-    optionalBearer: async (request) => {
+    }),
+    requireAgent: withRole('agent', (request) => agentKey(request, true)),
+    optionalAgent: withRole('optional', (request) => agentKey(request, false)),
+    optionalBearer: withRole('optional', async (request) => {
       await bearer(request).catch(() => undefined);
-    },
-    requireCompanyManager: (param = 'tool_id') => async (request) => {
+    }),
+    requireCompanyManager: (param = 'tool_id') => withRole('company-manager', async (request) => {
       const p = await bearer(request);
       if (p.kind === 'admin') return;
       const companyId = (request.params as Record<string, string>)[param];
       if (!companyId || !(await verify.owns(p.userId, companyId))) {
         throw new AppError('not_found', 'Company not found among your companies');
       }
-    },
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { createServices } from '../services.js';
 import { closeTestEmbeddings, createTestDatabaseUrl, companyFixture, testEmbeddings } from '../test/helpers.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { freePort } from '../lib/free-port.js';
+import { openDb } from './db.js';
 
 /**
  * Crash safety (issue 20): the real server process is killed with SIGKILL while agents create
@@ -22,6 +23,7 @@ import { freePort } from '../lib/free-port.js';
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKERS = 4;
+const PAYMENT_WEBHOOK_SECRET = 'whsec_crashtest_0123456789abcdef';
 const KILL_AFTER_MS = 1500;
 
 /** Records the proposal ids of the webhook events it receives (and every webhook-id, for duplicates). */
@@ -73,7 +75,8 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
 
   async function kill(): Promise<void> {
     const proc = child;
-    if (!proc || proc.exitCode !== null) return;
+    // A process killed by a signal keeps exitCode null (signalCode says how it ended): it will not exit again.
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
@@ -116,6 +119,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
       WEBHOOKS_SECRET_KEY: 'crash-test-webhook-key-that-survives-a-restart',
       WEBHOOKS_ALLOW_PRIVATE: 'true',
       WEBHOOKS_RETRY_SCHEDULE: '1,2,5',
+      STRIPE_WEBHOOK_SECRET: PAYMENT_WEBHOOK_SECRET,
     };
     // The verified company the agents write to, stored before the server first opens the store.
     const config = testConfig({}, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });
@@ -184,7 +188,23 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
         }
       }
     };
-    const load = Promise.all([...Array.from({ length: WORKERS }, (_, w) => creator(w)), answerer()]);
+    // Payment webhooks (the provider's events about invoices this store does not know: processed as no-ops).
+    const paymentEvents: string[] = []; // acknowledged event ids
+    const paymentEvent = (id: string) => {
+      const raw = JSON.stringify({ id, type: 'invoice.paid', created: Math.floor(Date.now() / 1000), data: { object: { id: `in_${id}`, object: 'invoice' } } });
+      const t = Math.floor(Date.now() / 1000);
+      const signature = `t=${t},v1=${createHmac('sha256', PAYMENT_WEBHOOK_SECRET).update(`${t}.${raw}`).digest('hex')}`;
+      return fetch(`${base}/api/payments/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: raw });
+    };
+    const payer = async () => {
+      for (let i = 0; !stop; i++) {
+        const id = `evt_crash_${i}_${randomUUID().slice(0, 8)}`;
+        const res = await paymentEvent(id).catch(() => undefined);
+        if (res?.status === 200) paymentEvents.push(id);
+        else if (res) assert.fail(`payment webhook answered ${res.status}: ${await res.text()}`);
+      }
+    };
+    const load = Promise.all([...Array.from({ length: WORKERS }, (_, w) => creator(w)), answerer(), payer()]);
     await new Promise((r) => setTimeout(r, KILL_AFTER_MS));
     await kill();
     stop = true;
@@ -192,7 +212,8 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
     assert.ok(created.size >= 5, `only ${created.size} proposals were acknowledged before the kill`);
     assert.ok(responses.length >= 1, 'no owner response was acknowledged before the kill');
 
-    console.log(`crash: killed after ${created.size} acknowledged proposals (${attempted.length} attempted), ${responses.length} responses, ${replies.length} replies`);
+    assert.ok(paymentEvents.length >= 1, 'no payment webhook was acknowledged before the kill');
+    console.log(`crash: killed after ${created.size} acknowledged proposals (${attempted.length} attempted), ${responses.length} responses, ${replies.length} replies, ${paymentEvents.length} payment events`);
     await startServer();
 
     // Every acknowledged proposal is there; retrying every key (acknowledged or cut off) returns one proposal per key.
@@ -248,6 +269,34 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
         assert.fail(`no notification for ${missing.length} acknowledged proposals: ${missing.slice(0, 5).join(', ')}; ${smtp.messages.length} mails; near: ${JSON.stringify(near).slice(0, 1500)}`);
       }
       await new Promise((r) => setTimeout(r, 250));
+    }
+
+    // Every acknowledged payment event was stored once (a redelivery is a duplicate) and is processed once
+    // the restarted process has queued what was pending; read from the store after the server stops.
+    for (const id of paymentEvents.slice(-20)) {
+      const again = await paymentEvent(id);
+      assert.deepEqual(await again.json(), { received: true, duplicate: true }, `payment event ${id} was not stored`);
+    }
+    // Wait until the job runner has nothing left for payment events (its queue statistics, refreshed by the
+    // supervision pass every few seconds, read twice in a row), then stop the server and read the store once.
+    const paymentDeadline = Date.now() + 90_000;
+    for (let idle = 0; idle < 2;) {
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      const waiting = [...metrics.matchAll(/^job_queue_jobs\{queue="payments\.event",state="\w+"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+      idle = waiting === 0 ? idle + 1 : 0;
+      if (Date.now() > paymentDeadline) assert.fail(`payment event jobs still waiting after 90 s: ${waiting}`);
+      await new Promise((r) => setTimeout(r, 6000));
+    }
+    await kill();
+    const config = testConfig({}, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });
+    const store = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
+    try {
+      const rows = await store.query<{ event_id: string; status: string }>(`SELECT event_id, status FROM payment_events WHERE event_id LIKE 'evt_crash_%'`);
+      const statuses = new Map(rows.map((r) => [r.event_id, r.status]));
+      const open = paymentEvents.filter((id) => statuses.get(id) !== 'done');
+      assert.deepEqual(open.map((id) => `${id}=${statuses.get(id) ?? 'missing'}`), [], `of ${paymentEvents.length} acknowledged payment events`);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -9,12 +9,12 @@ import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../test/
  * invalid), an owner token on an administrator operation is 403, and an owner acting on another
  * owner's company (a {tool_id} path) is 404.
  */
-type Operation = { operationId?: string; security?: Record<string, string[]>[]; requestBody?: unknown };
+type Operation = { operationId?: string; security?: Record<string, string[]>[]; requestBody?: unknown; 'x-role'?: string };
 type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-/** Administrator operations: by their path (every one lives under an /admin segment). */
-const isAdminPath = (path: string) => /\/admin(\/|$)/.test(path) && !/^\/api\/admin\/(login|magic-link)/.test(path);
+/** The role each operation declares (`x-role`, written from the guard the route runs: platform/auth.ts). */
+const roleOf = (op: Operation) => op['x-role'];
 
 describe('route security (generated from the OpenAPI document)', () => {
   const t = useTestApp();
@@ -56,7 +56,15 @@ describe('route security (generated from the OpenAPI document)', () => {
     const all = operations((_p, op) => secured(op));
     assert.ok(all.length >= 40, `only ${all.length} secured operations`);
     assert.ok(all.some((o) => schemeOf(o.op) === 'ApiKey'));
-    assert.ok(all.some((o) => isAdminPath(o.path)));
+    assert.ok(all.some((o) => roleOf(o.op) === 'admin'));
+  });
+
+  it('every operation declares its role, and every administrator path is an administrator operation', () => {
+    const roles = new Set(['public', 'optional', 'agent', 'owner', 'company-manager', 'admin']);
+    for (const { method, path, op } of operations(() => true)) {
+      assert.ok(roles.has(roleOf(op) ?? ''), `${method.toUpperCase()} ${path} declares no role`);
+      if (/\/admin(\/|$)/.test(path) && !/^\/api\/admin\/(login|magic-link)/.test(path)) assert.equal(roleOf(op), 'admin', `${method.toUpperCase()} ${path}`);
+    }
   });
 
   it('401 without a credential and with a malformed one, before validation', async () => {
@@ -72,14 +80,14 @@ describe('route security (generated from the OpenAPI document)', () => {
   });
 
   it('403 for an owner token on every administrator operation', async () => {
-    for (const { method, path } of operations((p, o) => secured(o) && schemeOf(o) !== 'ApiKey' && isAdminPath(p))) {
+    for (const { method, path } of operations((_p, o) => roleOf(o) === 'admin')) {
       const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: { authorization: `Bearer ${ownerA.token}` }, ...invalidBody(method) });
       assert.equal(res.statusCode, 403, `${method.toUpperCase()} ${path} as an owner: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
   });
 
   it("404 for an owner acting on another owner's company", async () => {
-    const companyOps = operations((p, o) => secured(o) && schemeOf(o) !== 'ApiKey' && !isAdminPath(p) && p.includes('{tool_id}'));
+    const companyOps = operations((_p, o) => roleOf(o) === 'company-manager');
     assert.ok(companyOps.length >= 8, `only ${companyOps.length} company operations`);
     for (const { method, path } of companyOps) {
       const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: { authorization: `Bearer ${ownerB.token}` }, ...invalidBody(method) });

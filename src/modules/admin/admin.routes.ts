@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { actorOf, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
+import { actorOf, BEARER_SECURITY, guardEveryRoute, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import { ToolIdParams } from '../companies/tools.schemas.js';
@@ -30,7 +30,7 @@ const denied = { 401: err, 403: err };
 /** Administrators' directory tools, base /api/tools/admin. Every change is written to the audit log. */
 export async function adminRoutes(app: App, { tools, admin, guards }: AdminRoutesOptions): Promise<void> {
   // onRequest: credentials are checked before anything else, so a non-admin learns nothing from validation errors.
-  app.addHook('onRequest', guards.requireAdmin);
+  guardEveryRoute(app, guards.requireAdmin);
 
   app.get('/lookup-by-website', {
     schema: {

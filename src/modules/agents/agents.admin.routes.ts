@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
+import { BEARER_SECURITY, guardEveryRoute, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { ProposalsService } from '../proposals/proposals.service.js';
@@ -18,7 +18,7 @@ const denied = { 401: err, 403: err };
 
 /** Administration of agents (base /api/tools/admin/agents, spec 4.5). */
 export async function adminAgentsRoutes(app: App, { agents, proposals, guards }: AdminAgentsRoutesOptions): Promise<void> {
-  app.addHook('onRequest', guards.requireAdmin);
+  guardEveryRoute(app, guards.requireAdmin);
 
   const withCounts = async (rows: Awaited<ReturnType<AgentsService['mustExist']>>[]) => {
     const counts = await proposals.countsByAgents(rows.map((r) => r.id));

@@ -26,7 +26,9 @@ export async function paymentsModule(app: App, core: CoreServices, options: { cl
     owns: core.ownership.owns, companyIdsOf: core.ownership.companyIdsOf, ownerEmailsOf: core.ownership.ownerEmailsOf,
     companyName: async (id) => (await core.companies.getById(id)).name,
   });
-  core.jobs.define<{ event_id: string }>({ name: PAYMENTS_EVENT_JOB, retryLimit: 8, retryDelaySeconds: 30, handler: (d) => impl.processEvent(d.event_id) });
+  // Several at once (one worker takes a job per polling interval): events of one company serialise on its
+  // subscription row lock, and each event is applied once (its row is locked and marked done in that transaction).
+  core.jobs.define<{ event_id: string }>({ name: PAYMENTS_EVENT_JOB, retryLimit: 8, retryDelaySeconds: 30, concurrency: 4, handler: (d) => impl.processEvent(d.event_id) });
   core.jobs.define<object>({ name: PAYMENTS_DAILY_JOB, retryLimit: 2, handler: () => impl.daily() });
   core.jobs.schedule(PAYMENTS_DAILY_JOB, '23 4 * * *');
   for (const schema of paymentsSchemas) app.addSchema(schema);

@@ -6,7 +6,7 @@ import { AppError, invalid } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { MailService } from '../../platform/mail.js';
 import type { LocalProvider } from './payments.local.js';
-import { entitlementOf, isEntitled, PLAN_LIMITS, planPrices, type BillingInterval, type SubscriptionRecord } from './payments.plans.js';
+import { ENTITLED_STATUSES, entitlementOf, isEntitled, PLAN_LIMITS, planPrices, type BillingInterval, type SubscriptionRecord } from './payments.plans.js';
 import { createPromoService, discounted } from './payments.promo.js';
 import type { PaymentProvider, ProviderEvent, SubscriptionSnapshot } from './payments.provider.js';
 import { createPaymentsRepo, type PaymentsRepo } from './payments.repo.js';
@@ -102,14 +102,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const r = createPaymentsRepo(tx);
     const now = clock();
     const row = await r.subscription(companyId, true);
-    // While an administrator's plan is in force no provider event changes it, not even one about the
-    // company's own earlier subscription (its `deleted` would otherwise end the granted plan).
-    if (row?.source === 'admin' && isEntitled(row, now)) {
-      log.info({ companyId }, 'payments: administrator plan in force, provider update not applied');
+    // An administrator's decision stands against the subscription it replaced: no event about that one
+    // (a late renewal, its `deleted`) changes it, and while a granted plan is in force nothing does. Only a
+    // new paid subscription, once the administrator's plan has ended or was set to free, takes over.
+    const entitledAtProvider = (ENTITLED_STATUSES as readonly string[]).includes(snap.status);
+    if (row?.source === 'admin' && (isEntitled(row, now) || row.provider_subscription_id === snap.id || !entitledAtProvider)) {
+      log.info({ companyId }, 'payments: administrator plan stands, provider update not applied');
       return;
     }
     if (row && row.provider_subscription_id === snap.id && TERMINAL.has(row.status) && !TERMINAL.has(snap.status)) return;
-    if (row && row.provider_subscription_id && row.provider_subscription_id !== snap.id && isEntitled(row, now) && !['active', 'trialing', 'past_due'].includes(snap.status)) return;
+    if (row && row.provider_subscription_id && row.provider_subscription_id !== snap.id && isEntitled(row, now) && !entitledAtProvider) return;
     const after = await r.writeProviderSubscription({
       company_id: companyId, plan: 'pro', status: snap.status, period_end: snap.currentPeriodEnd, provider: provider.name, provider_subscription_id: snap.id,
       billing_interval: snap.interval, cancel_at_period_end: snap.cancelAtPeriodEnd, cancel_at: snap.cancelAt, trial_end: snap.trialEnd, last_event_at: eventAt,
@@ -367,6 +369,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
         await service.processEvent(event_id).then(() => n++, (err: unknown) => log.error({ err, eventId: event_id }, 'payments: event failed'));
       }
       return n;
+    },
+
+    /**
+     * At start: a job for every event stored but not processed (a stop between the acknowledgement
+     * and the enqueue, or a failed attempt), so an acknowledged event waits seconds, not the daily pass.
+     */
+    async queuePending(): Promise<number> {
+      if (!deps.jobs.isRunning()) return 0;
+      const pending = await repo.pendingEvents();
+      for (const { event_id } of pending) await deps.jobs.send(PAYMENTS_EVENT_JOB, { event_id }, { singletonKey: event_id });
+      return pending.length;
     },
 
     /** The local provider's events, signed and sent through the webhook path like Stripe's. */

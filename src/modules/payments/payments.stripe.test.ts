@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Stripe from 'stripe';
-import { bearer, buildTestApp, closeTestEmbeddings, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
+import { bearer, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
 import { startFakeStripe, type FakeStripe } from './stripe.fake.js';
 
 /** The real Stripe SDK against the fake Stripe server: the requests we make, error mapping, the webhook matrix. */
@@ -12,7 +12,6 @@ const SECRET_B = 'whsec_testsecretBBBBBBBB';
 
 describe('payments with Stripe (real SDK, fake server)', () => {
   let fake: FakeStripe;
-  let t: TestContext;
   let a: { token: string; companyId?: string };
   let b: { token: string; companyId?: string };
   let admin: string;
@@ -20,15 +19,15 @@ describe('payments with Stripe (real SDK, fake server)', () => {
 
   before(async () => {
     fake = await startFakeStripe();
-    t = await buildTestApp({}, { STRIPE_SECRET_KEY: 'sk_test_fakefakefake', STRIPE_WEBHOOK_SECRET: `${SECRET_A}, ${SECRET_B}`, STRIPE_API_BASE: `http://127.0.0.1:${fake.port}`, STRIPE_MAX_NETWORK_RETRIES: '0' });
+  });
+  const t = useTestApp({}, () => ({ STRIPE_SECRET_KEY: 'sk_test_fakefakefake', STRIPE_WEBHOOK_SECRET: `${SECRET_A}, ${SECRET_B}`, STRIPE_API_BASE: `http://127.0.0.1:${fake.port}`, STRIPE_MAX_NETWORK_RETRIES: '0' }));
+  before(async () => {
     a = await signInOwner(t, 'owner@pay-a.example.com', 'https://pay-a.example.com');
     b = await signInOwner(t, 'owner@pay-b.example.com', 'https://pay-b.example.com');
     admin = await signInAdmin(t);
   });
   after(async () => {
-    await t.close();
     await fake.close();
-    await closeTestEmbeddings();
   });
 
   const payments = () => t.app.services.payments.impl;
@@ -228,6 +227,14 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     const row = (await t.db.query<{ source: string; plan: string; status: string }>('SELECT source, plan, status FROM company_subscriptions WHERE company_id = $1', [d.companyId]))[0]!;
     assert.deepEqual(row, { source: 'admin', plan: 'pro', status: 'active' });
     assert.equal((await me(d.token)).effective_plan, 'pro');
+    // The administrator then sets free: a late event about the old subscription does not bring pro back.
+    const free = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${d.companyId}/subscription`, headers: bearer(admin), payload: { plan: 'free' } });
+    assert.equal(free.statusCode, 200, free.body);
+    fake.setSubscription(subscriptionId, { status: 'active' });
+    const late = event('customer.subscription.updated', { id: subscriptionId, object: 'subscription' });
+    await post(late, sign(late));
+    await payments().processPending();
+    assert.equal((await me(d.token)).effective_plan, 'free');
   });
 
   it('promo codes: created at the provider, applied only through discounts, redeemed once across replays, then exhausted', async () => {

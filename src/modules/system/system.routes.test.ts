@@ -66,6 +66,8 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
       for (const [method, op] of Object.entries(ops)) {
         assert.ok(op.operationId, `${method} ${path} has no operationId`);
         assert.ok(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
+        // CODE_STYLE.md: <area>.<verb>, with an optional sub-area (admin.agents.list).
+        assert.match(op.operationId, /^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*){1,2}$/, `${method} ${path}: operationId ${op.operationId} is not <area>.<verb>`);
         ids.add(op.operationId);
         assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path} has no responses`);
       }
