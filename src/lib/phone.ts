@@ -38,6 +38,15 @@ export function parsePhone(raw: string, countries: string[]): ParsedPhone | unde
   return undefined;
 }
 
+/**
+ * The E.164 form of a stored phone (as a company or its owner wrote it), parsed for the company's
+ * country (ISO alpha-2; a +CC number needs none); null when it is empty or does not parse.
+ */
+export function toE164(phone: string | null | undefined, countryCode: string): string | null {
+  if (!phone) return null;
+  return parsePhone(phone, countryCode ? [countryCode.toUpperCase()] : [])?.e164 ?? null;
+}
+
 // Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
 const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
 // Vanity numbers ("1300 FINCAR") are left to the digits written next to them.

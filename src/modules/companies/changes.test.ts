@@ -93,6 +93,18 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     assert.ok(Math.abs(changes[0]!.company!.location.latitude! - 53.8) < 0.1, JSON.stringify(changes[0]!.company!.location));
   });
 
+  it('reports a write that changes only the phone\'s E.164 form or the other locations', async () => {
+    const { cursor } = await readAtLeast(undefined, 4);
+    const branch = { address: '1 Park Row, Leeds LS1 5AB', city: 'Leeds', country: 'United Kingdom' };
+    await t.db.query('UPDATE companies SET locations = $2::jsonb WHERE id = $1', [ids[0], JSON.stringify([branch])]);
+    const first = await readAtLeast(cursor, 1);
+    assert.deepEqual(first.changes.map((c) => c.id), [ids[0]]);
+    assert.deepEqual((first.changes[0]!.company as unknown as { locations: unknown[] }).locations, [branch]);
+    await t.db.query("UPDATE companies SET phone_e164 = '+441131234567' WHERE id = $1", [ids[0]]);
+    const second = await readAtLeast(first.cursor, 1);
+    assert.deepEqual(second.changes.map((c) => c.id), [ids[0]]);
+  });
+
   it('refuses a malformed cursor or limit with a 422 naming the field', async () => {
     for (const [query, field] of [['since=not-a-cursor', 'since'], ['since=a%20b', 'since'], ['limit=0', 'limit'], ['limit=501', 'limit']] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?${query}` });

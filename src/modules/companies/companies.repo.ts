@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { COMPANY_COLUMNS, type CompanyRow } from './companies.schemas.js';
+import { COMPANY_COLUMNS, type CompanyLocation, type CompanyRow } from './companies.schemas.js';
 
 /** Re-exported for tools.repo.ts (same module); other modules import it from companies.schemas.ts. */
 export { COMPANY_COLUMNS };
@@ -24,6 +24,9 @@ export interface CompanyWrite {
   languages: string[];
   contact_email: string | null;
   phone: string | null;
+  /** The phone in E.164 (lib/phone.ts), null when it does not parse for the company's country. */
+  phone_e164: string | null;
+  locations: CompanyLocation[];
   social_links: Record<string, string>;
   logo_url: string | null;
   founded_year: number | null;
@@ -38,7 +41,7 @@ export interface CompanyWrite {
 const WRITE_COLUMNS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
-  'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude', 'embedding', 'embedding_model',
+  'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude', 'embedding', 'embedding_model',
 ] as const;
 
 export function createCompaniesRepo(db: Queryable) {
@@ -75,8 +78,9 @@ export function createCompaniesRepo(db: Queryable) {
      * was created or changed, so a second identical import reports "unchanged".
      */
     async upsertByDomain(w: CompanyWrite): Promise<{ row: CompanyRow; outcome: 'created' | 'updated' | 'unchanged' }> {
-      const values = WRITE_COLUMNS.map((c) => (c === 'social_links' ? JSON.stringify(w[c]) : w[c]));
-      const placeholders = WRITE_COLUMNS.map((c, i) => (c === 'embedding' ? `$${i + 1}::vector` : c === 'social_links' ? `$${i + 1}::jsonb` : `$${i + 1}`));
+      const json = (c: string) => c === 'social_links' || c === 'locations';
+      const values = WRITE_COLUMNS.map((c) => (json(c) ? JSON.stringify(w[c]) : w[c]));
+      const placeholders = WRITE_COLUMNS.map((c, i) => (c === 'embedding' ? `$${i + 1}::vector` : json(c) ? `$${i + 1}::jsonb` : `$${i + 1}`));
       const compared = WRITE_COLUMNS.filter((c) => c !== 'embedding' && c !== 'embedding_model' && c !== 'source');
       const rows = await db.query<CompanyRow & { inserted: boolean }>(
         `INSERT INTO companies (${WRITE_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')})
@@ -161,6 +165,23 @@ export function createCompaniesRepo(db: Queryable) {
         `UPDATE companies c SET latitude = v.latitude, longitude = v.longitude
            FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS v(id, latitude, longitude) WHERE c.id = v.id`,
         [rows.map((r) => r.id), rows.map((r) => r.latitude), rows.map((r) => r.longitude)],
+      );
+    },
+
+    /** Live companies with a phone but no E.164 form yet (stored before it existed), after `afterId`. */
+    async listPhonesWithoutE164(afterId: string, limit: number): Promise<{ id: string; phone: string; country_code: string }[]> {
+      return db.query(
+        `SELECT id, phone, country_code FROM companies
+          WHERE deleted_at IS NULL AND phone_e164 IS NULL AND phone <> '' AND id > $1 ORDER BY id LIMIT $2`,
+        [afterId, limit],
+      );
+    },
+
+    async setPhonesE164(rows: { id: string; phone_e164: string }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.query(
+        `UPDATE companies c SET phone_e164 = v.phone_e164 FROM unnest($1::uuid[], $2::text[]) AS v(id, phone_e164) WHERE c.id = v.id`,
+        [rows.map((r) => r.id), rows.map((r) => r.phone_e164)],
       );
     },
 

@@ -36,7 +36,8 @@ describe('agent company lookup', () => {
     assert.deepEqual(place, { country: 'Germany', country_code: 'DE', city: 'Berlin', address: 'Hauptstrasse 1, 10115 Berlin' });
     assert.ok(Math.abs(latitude - 52.52) < 0.05 && Math.abs(longitude - 13.41) < 0.05, `Berlin's coordinates: ${latitude},${longitude}`);
     assert.equal(body.domain, 'acme-plumbing.com');
-    assert.deepEqual(body.contact, { email: 'info@acme-plumbing.com', phone: '+49 30 1234567' });
+    assert.deepEqual(body.contact, { email: 'info@acme-plumbing.com', phone: '+49 30 1234567', phone_e164: '+49301234567' });
+    assert.deepEqual(body.locations, [], 'no other locations unless a crawl found them');
     assert.deepEqual(body.services, ['Leak repair', 'Boiler service']);
     assert.equal(body.founded_year, 1999);
     assert.equal(body.accepts_proposals, true);

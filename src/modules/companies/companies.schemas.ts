@@ -21,6 +21,21 @@ export const LocationSchema = Type.Object(
   { $id: 'Location' },
 );
 
+/** One of the company's other places (a branch), beyond its main address; found by the crawl. */
+export const CompanyLocationSchema = Type.Object(
+  {
+    address: Type.String({ description: 'The address as one line' }),
+    city: Type.String(),
+    country: Type.String({ description: 'Country name in English' }),
+    phone: Type.Optional(Type.String({ description: 'The number written next to this address (international form), when there is one' })),
+  },
+  { $id: 'CompanyLocation' },
+);
+export type CompanyLocation = Static<typeof CompanyLocationSchema>;
+
+/** At most this many locations are kept per company. */
+export const MAX_LOCATIONS = 20;
+
 /** A company as returned by search (spec 2.2) plus what an agent needs to decide on the next call. */
 export const CompanySummarySchema = Type.Object(
   {
@@ -59,8 +74,10 @@ export const CompanyProfileSchema = Type.Object(
     languages: Type.Array(Type.String(), { description: 'Languages the company works in (ISO 639-1 codes)' }),
     contact: Type.Object({
       email: Type.Union([Type.String(), Type.Null()]),
-      phone: Type.Union([Type.String(), Type.Null()]),
+      phone: Type.Union([Type.String(), Type.Null()], { description: 'As the company writes it (display form)' }),
+      phone_e164: Type.Union([Type.String(), Type.Null()], { description: 'The phone in E.164 (+4930123456), parsed for the company\'s country; null when it does not parse' }),
     }),
+    locations: Type.Array(Type.Ref('CompanyLocation'), { description: 'Other places of the company (branches) beyond location.address, as its website lists them; at most 20' }),
     social_links: Type.Record(Type.String(), Type.String(), { description: 'Network name → profile URL' }),
     logo_url: Type.Union([Type.String(), Type.Null()]),
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
@@ -115,6 +132,8 @@ export interface CompanyRow {
   languages: string[];
   contact_email: string | null;
   phone: string | null;
+  phone_e164: string | null;
+  locations: CompanyLocation[];
   social_links: Record<string, string>;
   logo_url: string | null;
   founded_year: number | null;
@@ -128,8 +147,8 @@ export interface CompanyRow {
 
 /** The columns of a CompanyRow, as every read (companies, search) selects them: never the embedding or the tsvector. */
 export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
-  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, social_links,
-  logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
+  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, phone_e164, locations,
+  social_links, logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
 
 /** What the importer, seeder, crawler and owners write. */
 export interface CompanyInput {
@@ -149,6 +168,8 @@ export interface CompanyInput {
   languages?: string[];
   contact_email?: string | null;
   phone?: string | null;
+  /** Other places beyond the main address (the crawl); absent means none. */
+  locations?: CompanyLocation[];
   social_links?: Record<string, string>;
   logo_url?: string | null;
   founded_year?: number | null;

@@ -4,14 +4,17 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { countryCode, countryName } from '../../lib/countries.js';
 import { cityCoordinates } from '../../lib/geo.js';
+import { toE164 } from '../../lib/phone.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import type { CompaniesRepo, CompanyWrite } from './companies.repo.js';
 import {
   CATEGORIES,
+  MAX_LOCATIONS,
   SERVICE_TYPES,
   type ChangesResponse,
   type CompanyInput,
+  type CompanyLocation,
   type CompanyProfile,
   type CompanyRow,
   type CompanySummary,
@@ -63,10 +66,29 @@ function cleanList(values: string[] | undefined, max = 50): string[] {
   return out;
 }
 
-/** What a crawl may write; everything else (verification, featuring, website, source) is kept. */
+/** Other places as plain one-line text, without empty or repeated addresses, at most MAX_LOCATIONS. */
+function cleanLocations(values: CompanyLocation[] | undefined): CompanyLocation[] {
+  const seen = new Set<string>();
+  const out: CompanyLocation[] = [];
+  for (const v of values ?? []) {
+    const address = toPlainLine(v.address).slice(0, 300);
+    const key = address.toLowerCase();
+    if (!address || seen.has(key)) continue;
+    seen.add(key);
+    const phone = v.phone ? toPlainLine(v.phone).slice(0, 50) : '';
+    out.push({ address, city: toPlainLine(v.city).slice(0, 100), country: toPlainLine(v.country).slice(0, 100), ...(phone ? { phone } : {}) });
+    if (out.length >= MAX_LOCATIONS) break;
+  }
+  return out;
+}
+
+/**
+ * What a crawl may write; everything else (verification, featuring, website, source) is kept.
+ * phone_e164 is not listed: it follows the phone and country the merge keeps.
+ */
 const CRAWLED_FIELDS = [
   'name', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address', 'service_type',
-  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'logo_url', 'founded_year',
+  'keywords', 'services', 'languages', 'contact_email', 'phone', 'locations', 'social_links', 'logo_url', 'founded_year',
 ] as const;
 
 export interface CompaniesServiceDeps {
@@ -129,6 +151,7 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       const key = toPlainLine(k).toLowerCase().slice(0, 40);
       if (key && typeof v === 'string' && /^https?:\/\//i.test(v)) social[key] = v.trim().slice(0, 500);
     }
+    const phone = input.phone ? toPlainLine(input.phone).slice(0, 50) : null;
     return {
       name,
       website_url: website,
@@ -147,7 +170,9 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       services: cleanList(input.services, 50),
       languages: cleanList(input.languages, 20).map((l) => l.toLowerCase()),
       contact_email: input.contact_email ? toPlainLine(input.contact_email).toLowerCase().slice(0, 254) : null,
-      phone: input.phone ? toPlainLine(input.phone).slice(0, 50) : null,
+      phone,
+      phone_e164: toE164(phone, code),
+      locations: cleanLocations(input.locations),
       social_links: social,
       logo_url: input.logo_url && /^https?:\/\//i.test(input.logo_url) ? input.logo_url.trim().slice(0, 1000) : null,
       founded_year: founded,
@@ -174,7 +199,8 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
         keywords: row.keywords,
         services: row.services,
         languages: row.languages,
-        contact: { email: row.contact_email, phone: row.phone },
+        contact: { email: row.contact_email, phone: row.phone, phone_e164: row.phone_e164 ?? null },
+        locations: row.locations ?? [],
         social_links: row.social_links ?? {},
         logo_url: row.logo_url,
         founded_year: row.founded_year,
@@ -292,6 +318,23 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       }
     },
 
+    /** The E.164 form for phones stored before it existed (run at start; bounded batches; unparsable ones stay null). */
+    async backfillPhoneE164(batchSize = 1000): Promise<number> {
+      let after = '00000000-0000-0000-0000-000000000000';
+      let parsed = 0;
+      for (;;) {
+        const rows = await repo.listPhonesWithoutE164(after, batchSize);
+        if (rows.length === 0) return parsed;
+        after = rows[rows.length - 1]!.id;
+        const found = rows.flatMap((r) => {
+          const e164 = toE164(r.phone, r.country_code);
+          return e164 ? [{ id: r.id, phone_e164: e164 }] : [];
+        });
+        await repo.setPhonesE164(found);
+        parsed += found.length;
+      }
+    },
+
     async upsertMany(inputs: CompanyInput[], options: { batchSize?: number; onProgress?: (done: number) => void } = {}) {
       const batchSize = options.batchSize ?? 64;
       const counts = { created: 0, updated: 0, unchanged: 0 };
@@ -376,6 +419,8 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
           const stable = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
           if (stable(before) !== stable(after)) changes[f] = { before, after };
         }
+        merged.phone_e164 = toE164(merged.phone as string | null, String(merged.country_code ?? ''));
+        if (merged.phone_e164 !== existing.phone_e164) changes.phone_e164 = { before: existing.phone_e164, after: merged.phone_e164 };
         write = merged as typeof write;
       }
       const text = embeddingText(write);

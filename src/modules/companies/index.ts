@@ -5,6 +5,7 @@ import {
   CategoriesResponseSchema,
   ChangesResponseSchema,
   CompanyChangeSchema,
+  CompanyLocationSchema,
   CompanyProfileSchema,
   CompanySummarySchema,
   LocationSchema,
@@ -17,6 +18,7 @@ export const companiesModule: HttpModule<CoreServices> = {
   name: 'companies',
   schemas: [
     LocationSchema,
+    CompanyLocationSchema,
     CompanySummarySchema,
     CompanyProfileSchema,
     CompanyChangeSchema,

@@ -1,4 +1,5 @@
 import { cityCoordinates } from '../../lib/geo.js';
+import { toE164 } from '../../lib/phone.js';
 import { Value } from 'typebox/value';
 import type { AdminAuditEntry, AuditRecorder } from '../../platform/audit.js';
 import type { Actor } from '../../platform/auth.js';
@@ -89,6 +90,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       languages: row.languages,
       contact_email: row.contact_email,
       phone: row.phone,
+      phone_e164: row.phone_e164 ?? null,
       social_links: row.social_links ?? {},
       founded_year: row.founded_year,
       accepts_proposals: row.is_verified,
@@ -184,6 +186,11 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
     if (diff.length === 0 && !ownerEdited) return row;
     // The city's coordinates follow the city and country (edits, AI edits and their undo alike).
     if ('city' in values || 'country_code' in values) Object.assign(values, cityCoordinates(String(values.city ?? row.city), String(values.country_code ?? row.country_code)));
+    // So does the phone's E.164 form, parsed for the company's country.
+    if ('phone' in values || 'country_code' in values) {
+      const e164 = toE164(('phone' in values ? values.phone : row.phone) as string | null, String(values.country_code ?? row.country_code));
+      if (e164 !== row.phone_e164) values.phone_e164 = e164;
+    }
     const next = { ...row, ...values } as ToolRow;
     let embedding: { vector: string; model: string } | undefined;
     if (embeddingText(row) !== embeddingText(next)) {

@@ -9,7 +9,7 @@ export const TOOL_COLUMNS = `${COMPANY_COLUMNS}, owner_edited_fields`;
 const prefixed = (alias: string) => TOOL_COLUMNS.replace(/(^|,\s*)(\w)/g, `$1${alias}.$2`);
 
 /** Columns an edit may write (editable fields plus what derives from them). Nothing else is ever interpolated. */
-const WRITABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'logo_url', 'latitude', 'longitude']);
+const WRITABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude']);
 
 export interface SubscriptionRow {
   company_id: string;

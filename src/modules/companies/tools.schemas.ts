@@ -41,6 +41,8 @@ export const PROTECTED_FIELDS: Record<string, string> = {
   embedding: 'computed by the service',
   search_vector: 'computed by the service',
   country_code: 'derived from country',
+  phone_e164: 'derived from phone and country',
+  locations: 'found by the crawl of the website',
 };
 
 const SocialLinks = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500, pattern: '^https?://' }), {
@@ -126,6 +128,7 @@ export const ToolDetailResponseSchema = Type.Object(
     languages: Type.Array(Type.String({ description: 'ISO 639-1' })),
     contact_email: Type.Union([Type.String(), Type.Null()]),
     phone: Type.Union([Type.String(), Type.Null()]),
+    phone_e164: Type.Union([Type.String(), Type.Null()], { description: 'The phone in E.164, parsed for the company\'s country; null when it does not parse (set by the service)' }),
     social_links: Type.Record(Type.String(), Type.String()),
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),

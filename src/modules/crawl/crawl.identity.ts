@@ -28,6 +28,8 @@ export interface SiteLocation {
   label: string;
   url: string;
   confidence: number;
+  /** A valid number written next to the address (international display form), one no earlier address has when there is one. */
+  phone?: string;
 }
 
 export interface Identity {
@@ -108,11 +110,17 @@ export function identify(m: Material): Identity {
   const main = scored[0]?.a;
   const locations: SiteLocation[] = [];
   const seen = new Set<string>();
+  const phonesTaken = new Set<string>();
   for (const { a } of [...scored].sort((x, y) => x.a.order - y.a.order)) {
     const key = `${a.street.toLowerCase()}|${a.city.toLowerCase()}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    locations.push({ line: a.line, city: a.city, region: a.region, postal_code: a.postalCode, country: a.country, label: a.label, url: a.url, confidence: a.confidence });
+    // a block's window can reach the number of the block before it: prefer one no earlier address has
+    const phones = a.phoneDigits.map((d) => parsePhone(d, [a.country]) ?? parsePhone(`+${d}`, [])).filter((p) => !!p);
+    const chosen = phones.find((p) => !phonesTaken.has(p.e164)) ?? phones[0];
+    if (chosen) phonesTaken.add(chosen.e164);
+    const phone = chosen?.display;
+    locations.push({ line: a.line, city: a.city, region: a.region, postal_code: a.postalCode, country: a.country, label: a.label, url: a.url, confidence: a.confidence, ...(phone ? { phone } : {}) });
   }
 
   const name = chooseName(pages.map((p) => ({ names: p.contact.names, url: p.url })), m.domain);

@@ -125,6 +125,15 @@ export function createCrawlRepo(db: Queryable) {
       return rows[0];
     },
 
+    /** The company's latest successful crawl (its result says where each field came from). */
+    async latestSucceededOfCompany(companyId: string): Promise<Pick<CrawlJobRow, 'id' | 'result' | 'finished_at'> | undefined> {
+      const rows = await db.query<Pick<CrawlJobRow, 'id' | 'result' | 'finished_at'>>(
+        `SELECT id, result, finished_at FROM crawl_jobs WHERE company_id = $1 AND status = 'succeeded' ORDER BY id DESC LIMIT 1`,
+        [companyId],
+      );
+      return rows[0];
+    },
+
     async list(q: { limit: number; offset: number; status?: string | undefined }): Promise<{ rows: CrawlJobRow[]; total: number }> {
       const where = q.status ? 'WHERE status = $3' : '';
       const params: unknown[] = [q.limit, q.offset, ...(q.status ? [q.status] : [])];

@@ -3,7 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
 import { bearer, closeTestEmbeddings, createTestDb, seedCompanies, signInAdmin, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
-import { fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fixtures.js';
+import { FIXTURE_SITES, fixtureResolver, startFixtureFarm, type FixtureFarm, type FixtureSite } from './crawl.fixtures.js';
+import { EVAL_SITES } from './eval-sites/index.js';
+
+/** An evaluation site with several branch offices (issue 19), served by the fixture farm. */
+const BRANCHES_HOST = 'hayden-outdoors.test';
+const BRANCHES: FixtureSite = {
+  host: BRANCHES_HOST,
+  description: 'land brokerage with a head office and two branch offices, each with its own number',
+  expected: null,
+  routes: {
+    '/robots.txt': `User-agent: *\nAllow: /\nSitemap: http://${BRANCHES_HOST}PORT/sitemap.xml\n`,
+    '/sitemap.xml': `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${BRANCHES_HOST}PORT/</loc></url><url><loc>http://${BRANCHES_HOST}PORT/offices</loc></url></urlset>`,
+    ...EVAL_SITES.find((site) => site.url.includes('haydenoutdoors'))!.pages,
+  },
+};
 
 async function crawlApp(farm: FixtureFarm, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Promise<TestContext> {
   const { db, drop } = await createTestDb();
@@ -21,7 +35,7 @@ describe('crawl API', () => {
   let owner: { token: string; userId: string };
 
   before(async () => {
-    farm = await startFixtureFarm();
+    farm = await startFixtureFarm([...FIXTURE_SITES, BRANCHES]);
     t = await crawlApp(farm);
     admin = await signInAdmin(t);
     owner = await signInOwner(t, 'owner@acme-plumbing.test');
@@ -91,7 +105,8 @@ describe('crawl API', () => {
     assert.deepEqual(place, { country: 'Germany', country_code: 'DE', city: 'Berlin', address: 'Hauptstrasse 12, 10115 Berlin, Germany' });
     assert.ok(Math.abs(latitude - 52.52) < 0.05 && Math.abs(longitude - 13.41) < 0.05, 'the crawl sets the city coordinates');
     assert.equal(body.profile.service_type, 'local');
-    assert.deepEqual(body.profile.contact, { email: 'info@acme-plumbing.test', phone: '+49 30 1234567' });
+    assert.deepEqual(body.profile.contact, { email: 'info@acme-plumbing.test', phone: '+49 30 1234567', phone_e164: '+49301234567' });
+    assert.deepEqual(body.profile.locations, [], 'one address: no other locations');
     assert.equal(body.profile.is_verified, false);
     assert.ok(body.pages_fetched >= 2 && body.pages_fetched <= 5);
     assert.equal(body.job.status, 'succeeded');
@@ -244,6 +259,70 @@ describe('crawl API', () => {
     assert.equal(profile.category, 'Technology');
     assert.equal(profile.location.city, 'Amsterdam');
     assert.equal(profile.name, 'BrightPixel');
+  });
+
+  it('a site with branches: the phone in E.164, the main address and the other locations; the owner sees where each field came from', async () => {
+    const branchOwner = await signInOwner(t, `owner@${BRANCHES_HOST}`);
+    const res = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(branchOwner.token), payload: { url: farm.url(BRANCHES_HOST) } });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    const id: string = body.profile.id;
+    assert.equal(body.profile.contact.phone, '+1 970 300 9500');
+    assert.equal(body.profile.contact.phone_e164, '+19703009500');
+    assert.equal(body.profile.location.city, 'Brush');
+    assert.equal(body.profile.location.address, '501 Main Street, Brush, CO 80723');
+    const branches = [
+      { address: '1125 Lincoln Ave, Steamboat Springs, CO 80487', city: 'Steamboat Springs', country: 'United States', phone: '+1 970 879 5544' },
+      { address: '2210 2nd Ave, Kearney, NE 68847', city: 'Kearney', country: 'United States', phone: '+1 308 455 1226' },
+    ];
+    assert.deepEqual(body.profile.locations, branches, 'every address beyond the main one, with its own number');
+    const agentView = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${id}` })).json();
+    assert.equal(agentView.contact.phone_e164, '+19703009500');
+    assert.deepEqual(agentView.locations, branches);
+    const owned = await t.app.inject({ method: 'GET', url: `/api/tools/${id}/edit-data`, headers: bearer(branchOwner.token) });
+    assert.equal(owned.json().phone_e164, '+19703009500');
+
+    // where each field came from: the owner and administrators; another owner's company is 404
+    const url = `/api/crawl/company/${id}/provenance`;
+    const prov = await t.app.inject({ method: 'GET', url, headers: bearer(branchOwner.token) });
+    assert.equal(prov.statusCode, 200, prov.body);
+    const p = prov.json();
+    assert.equal(p.job_id, body.job.id);
+    assert.equal(p.analyser, 'rules');
+    assert.deepEqual(Object.keys(p.fields).sort(), ['address', 'city', 'country', 'name', 'phone']);
+    assert.equal(p.fields.phone.value, '+19703009500');
+    assert.match(p.fields.phone.url, /hayden-outdoors\.test/);
+    assert.ok(p.fields.phone.method && p.fields.phone.confidence >= 0.5 && p.fields.phone.confidence <= 1);
+    assert.equal(p.fields.city.value, 'Brush');
+    assert.equal(p.fields.address.method, 'address-shape');
+    assert.equal(p.fields.name.value, body.profile.name);
+    assert.equal((await t.app.inject({ method: 'GET', url, headers: bearer(admin) })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url, headers: bearer(owner.token) })).statusCode, 404, "another owner's company");
+    assert.equal((await t.app.inject({ method: 'GET', url })).statusCode, 401);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/crawl/company/not-a-uuid/provenance', headers: bearer(admin) });
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['path', 'tool_id']);
+    // a company never crawled has no provenance yet
+    const [stub] = await seedCompanies(t.app, [{ name: 'Never Crawled', website_url: 'never-crawled.test', category: 'Technology', phone: '020 7946 0000', country: 'GB' }]);
+    const none = await t.app.inject({ method: 'GET', url: `/api/crawl/company/${stub}/provenance`, headers: bearer(admin) });
+    assert.deepEqual(none.json(), { job_id: null, crawled_at: null, analyser: null, fields: {} });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${stub}` })).json().contact.phone_e164, '+442079460000', 'an imported phone is parsed for its country');
+
+    // the owner changes the phone: its E.164 form follows; a re-crawl keeps the hand-written number and the branches
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: bearer(branchOwner.token), payload: { phone: '(970) 879-5544' } });
+    assert.equal(edit.statusCode, 200, edit.body);
+    assert.equal(edit.json().phone, '(970) 879-5544');
+    assert.equal(edit.json().phone_e164, '+19708795544');
+    const cleared = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: bearer(branchOwner.token), payload: { phone: '12345' } });
+    assert.equal(cleared.json().phone_e164, null, 'a number that does not parse has no E.164 form');
+    await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: bearer(branchOwner.token), payload: { phone: '(970) 879-5544' } });
+    const again = await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(branchOwner.token), payload: { url: farm.url(BRANCHES_HOST) } });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(again.json().kept_owner_edits, ['phone']);
+    assert.equal(again.json().profile.contact.phone, '(970) 879-5544');
+    assert.equal(again.json().profile.contact.phone_e164, '+19708795544');
+    assert.deepEqual(again.json().profile.locations, branches);
+    assert.equal((await t.app.inject({ method: 'GET', url, headers: bearer(branchOwner.token) })).json().job_id, again.json().job.id, 'the latest crawl answers');
   });
 });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
-import { err, errorResponses, type App, offsetParam } from '../../platform/http.js';
+import { err, errorResponses, type App, offsetParam, ToolIdParams } from '../../platform/http.js';
 import type { CrawlRequest } from './crawl.schemas.js';
 import type { CrawlService } from './crawl.service.js';
 
@@ -123,6 +123,22 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
       response: { 200: Type.Ref('CrawlMyLatest'), ...authErrors, ...errorResponses },
     },
     handler: async (req) => crawl.myLatest(req.principal!),
+  });
+
+  app.get('/company/:tool_id/provenance', {
+    onRequest: guards.requireCompanyManager('tool_id'),
+    schema: {
+      operationId: 'crawl.provenance',
+      tags,
+      summary: "Where the company's crawled fields came from",
+      description:
+        "From the company's latest successful crawl: for name, phone, city, country and address, the value found, the page, the method and a confidence. " +
+        'For an owner of the company or an administrator; another company is 404. A company never crawled answers job_id null and no fields.',
+      security: bearer,
+      params: ToolIdParams,
+      response: { 200: Type.Ref('CrawlProvenance'), 401: err, 404: err, ...errorResponses },
+    },
+    handler: async (req) => crawl.provenance((req.params as { tool_id: string }).tool_id),
   });
 
   app.get('/:job_id', {

@@ -112,6 +112,29 @@ export const MyLatestSchema = Type.Object(
   { $id: 'CrawlMyLatest' },
 );
 
+export const FieldSourceSchema = Type.Object({
+  value: Type.String({ description: 'The value the crawl found (the phone in E.164)' }),
+  method: Type.String({ description: 'How: jsonld, microdata, og:site_name, logo-alt, copyright, title, tel, text, structured-address, address-shape, tld, ... (llm:… when a language model chose among the candidates)' }),
+  url: Type.String({ description: 'The page it was found on (empty when not from one page)' }),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+}, { $id: 'CrawlFieldSource' });
+
+export const PROVENANCE_FIELDS = ['name', 'phone', 'city', 'country', 'address'] as const;
+
+/** Where the crawled fields of a company came from (GET /api/crawl/company/{tool_id}/provenance). */
+export const CrawlProvenanceSchema = Type.Object(
+  {
+    job_id: Type.Union([Type.Integer(), Type.Null()], { description: "The company's latest successful crawl; null when it was never crawled" }),
+    crawled_at: Nullable(Type.String({ format: 'date-time' })),
+    analyser: Type.Union([Type.Literal('llm'), Type.Literal('rules'), Type.Null()]),
+    fields: Type.Object(Object.fromEntries(PROVENANCE_FIELDS.map((f) => [f, Type.Optional(Type.Ref('CrawlFieldSource'))])), {
+      description: 'Per field (name, phone, city, country, address): value, source page, method and confidence; a field the crawl left empty is absent',
+    }),
+  },
+  { $id: 'CrawlProvenance' },
+);
+export type CrawlProvenance = Static<typeof CrawlProvenanceSchema>;
+
 export const CrawlStatsSchema = Type.Object(
   {
     hours: Type.Integer(),
@@ -144,6 +167,8 @@ export const crawlSchemas = [
   CrawlResultSchema,
   CrawlStartedSchema,
   MyLatestSchema,
+  FieldSourceSchema,
+  CrawlProvenanceSchema,
   CrawlStatsSchema,
   CrawlRecentSchema,
 ];

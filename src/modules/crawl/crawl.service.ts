@@ -17,7 +17,7 @@ import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
 import type { CrawlJobRow, CrawlRepo } from './crawl.repo.js';
 import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
 import { createCrawlAdminReads } from './crawl.admin.js';
-import { pagesToStore, parseTarget, toJobView } from './crawl.views.js';
+import { branchLocations, pagesToStore, parseTarget, toJobView, toProvenance } from './crawl.views.js';
 
 export { PAGE_TEXT_MAX_CHARS, pagesToStore, parseTarget, toJobView } from './crawl.views.js';
 
@@ -155,6 +155,8 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       languages: profile.languages,
       contact_email: profile.contact_email,
       phone: profile.phone,
+      // the addresses found beyond the main one: the company's branches
+      locations: branchLocations({ address: profile.address, city: profile.city, locations: profile.locations, mainLine: profile.provenance.address?.value }),
       social_links: profile.social_links,
       logo_url: profile.logo_url,
       founded_year: profile.founded_year,
@@ -350,6 +352,12 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       if (!row) return { job: null, company: null };
       const company = row.company_id ? await companies.getById(row.company_id).catch(() => undefined) : undefined;
       return { job: toJobView(row), company: company ? { id: company.id, name: company.name, website_url: company.website_url } : null };
+    },
+
+    /** Where the company's crawled fields came from, from its latest successful crawl (the route checks ownership). */
+    async provenance(companyId: string) {
+      await companies.getById(companyId);
+      return toProvenance(await repo.latestSucceededOfCompany(companyId));
     },
 
     ...createCrawlAdminReads(repo),

@@ -1,10 +1,13 @@
+import { countryName } from '../../lib/countries.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { ExtractedPage } from '../../lib/extract.js';
 import { invalid } from '../../platform/errors.js';
+import { MAX_LOCATIONS, type CompanyLocation } from '../companies/companies.schemas.js';
+import { CONFIDENCE_FLOOR, type SiteLocation } from './crawl.identity.js';
 import type { CrawlJobRow } from './crawl.repo.js';
-import type { CrawlJobView } from './crawl.schemas.js';
+import { PROVENANCE_FIELDS, type CrawlJobView, type CrawlProvenance } from './crawl.schemas.js';
 
 /** Pure helpers of the crawl module: the job's public view, the target's parsing, the pages kept. */
 
@@ -65,4 +68,38 @@ export function pagesToStore(pages: ExtractedPage[], max: number): { url: string
     out.push({ url: p.url.slice(0, 2000), title: toPlainLine(p.title).slice(0, 300), text });
   }
   return out;
+}
+
+/** Lower-case letters and digits only: two spellings of one address compare equal. */
+const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/** House number and the first word of the street ("501 main"), the part two spellings of one address share. */
+const streetKey = (s: string) => /\b(\d+[a-z]?)\s+([a-z]+)/.exec(s.toLowerCase())?.slice(1).join(' ') ?? '';
+
+/**
+ * The company's other places (branches): every address the crawl found with a postal code and above
+ * the city's confidence floor, except the main one (the profile's address, however it is spelled), at most 20.
+ */
+export function branchLocations(p: { address: string; city: string; locations: SiteLocation[]; mainLine?: string | undefined }, max = MAX_LOCATIONS): CompanyLocation[] {
+  const mains = [p.address, p.mainLine ?? ''].filter(Boolean);
+  const isMain = (l: SiteLocation) =>
+    mains.some((m) => squash(m) === squash(l.line) || (!!streetKey(m) && streetKey(m) === streetKey(l.line) && l.city.toLowerCase() === p.city.toLowerCase()));
+  return p.locations
+    .filter((l) => l.confidence >= CONFIDENCE_FLOOR.city && !!l.postal_code && !isMain(l))
+    .slice(0, max)
+    .map((l) => ({ address: l.line, city: l.city, country: countryName(l.country) ?? l.country, ...(l.phone ? { phone: l.phone } : {}) }));
+}
+
+/** The provenance a job's result holds, read defensively (older jobs have none). */
+export function toProvenance(row: Pick<CrawlJobRow, 'id' | 'result' | 'finished_at'> | undefined): CrawlProvenance {
+  if (!row) return { job_id: null, crawled_at: null, analyser: null, fields: {} };
+  const r = row.result ?? {};
+  const stored = (r.provenance && typeof r.provenance === 'object' ? r.provenance : {}) as Record<string, unknown>;
+  const fields: CrawlProvenance['fields'] = {};
+  for (const f of PROVENANCE_FIELDS) {
+    const s = stored[f] as Record<string, unknown> | undefined;
+    if (!s || typeof s.value !== 'string' || !s.value) continue;
+    const confidence = typeof s.confidence === 'number' ? Math.max(0, Math.min(1, Number(s.confidence.toFixed(2)))) : 0;
+    fields[f] = { value: s.value, method: typeof s.method === 'string' ? s.method : '', url: typeof s.url === 'string' ? s.url : '', confidence };
+  }
+  return { job_id: row.id, crawled_at: iso(row.finished_at), analyser: r.analyser === 'llm' || r.analyser === 'rules' ? r.analyser : null, fields };
 }

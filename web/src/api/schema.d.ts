@@ -406,6 +406,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crawl/company/{tool_id}/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the company's crawled fields came from
+         * @description From the company's latest successful crawl: for name, phone, city, country and address, the value found, the page, the method and a confidence. For an owner of the company or an administrator; another company is 404. A company never crawled answers job_id null and no fields.
+         */
+        get: operations["crawl.provenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crawl/my-latest": {
         parameters: {
             query?: never;
@@ -2205,6 +2225,15 @@ export interface components {
              */
             id: string;
         };
+        CompanyLocation: {
+            /** @description The address as one line */
+            address: string;
+            city: string;
+            /** @description Country name in English */
+            country: string;
+            /** @description The number written next to this address (international form), when there is one */
+            phone?: string;
+        };
         CompanyProfile: {
             /** @description True when the company is verified and can receive proposals */
             accepts_proposals: boolean;
@@ -2218,7 +2247,10 @@ export interface components {
             category: string;
             contact: {
                 email: string | null;
+                /** @description As the company writes it (display form) */
                 phone: string | null;
+                /** @description The phone in E.164 (+4930123456), parsed for the company's country; null when it does not parse */
+                phone_e164: string | null;
             };
             /** Format: date-time */
             created_at: string;
@@ -2235,6 +2267,8 @@ export interface components {
             /** @description Languages the company works in (ISO 639-1 codes) */
             languages: string[];
             location: components["schemas"]["Location"];
+            /** @description Other places of the company (branches) beyond location.address, as its website lists them; at most 20 */
+            locations: components["schemas"]["CompanyLocation"][];
             logo_url: string | null;
             name: string;
             profile_url: string;
@@ -2274,6 +2308,15 @@ export interface components {
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
             website_url: string;
+        };
+        CrawlFieldSource: {
+            confidence: number;
+            /** @description How: jsonld, microdata, og:site_name, logo-alt, copyright, title, tel, text, structured-address, address-shape, tld, ... (llm:… when a language model chose among the candidates) */
+            method: string;
+            /** @description The page it was found on (empty when not from one page) */
+            url: string;
+            /** @description The value the crawl found (the phone in E.164) */
+            value: string;
         };
         CrawlJob: {
             /** @description Runs so far (an interrupted run is retried) */
@@ -2342,6 +2385,20 @@ export interface components {
                 website_url: string;
             } | null;
             job: components["schemas"]["CrawlJob"] | null;
+        };
+        CrawlProvenance: {
+            analyser: "llm" | "rules" | null;
+            crawled_at: string | null;
+            /** @description Per field (name, phone, city, country, address): value, source page, method and confidence; a field the crawl left empty is absent */
+            fields: {
+                address?: components["schemas"]["CrawlFieldSource"];
+                city?: components["schemas"]["CrawlFieldSource"];
+                country?: components["schemas"]["CrawlFieldSource"];
+                name?: components["schemas"]["CrawlFieldSource"];
+                phone?: components["schemas"]["CrawlFieldSource"];
+            };
+            /** @description The company's latest successful crawl; null when it was never crawled */
+            job_id: number | null;
         };
         CrawlRecent: {
             has_more: boolean;
@@ -2989,6 +3046,8 @@ export interface components {
             /** @description Fields set by hand; a re-crawl keeps them. Empty on the public view */
             owner_edited_fields: string[];
             phone: string | null;
+            /** @description The phone in E.164, parsed for the company's country; null when it does not parse (set by the service) */
+            phone_e164: string | null;
             /** @description The agent API view of this company */
             profile_url: string;
             /** @description remote, local, nationwide or hybrid */
@@ -4474,6 +4533,65 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "crawl.provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlProvenance"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -198,6 +198,52 @@ function Logo({ tool }: { tool: Tool }) {
   );
 }
 
+const CRAWLED_FIELDS = [['name', 'Name'], ['phone', 'Phone'], ['city', 'City'], ['country', 'Country'], ['address', 'Street address']] as const;
+
+/** The page a value was found on, as its path (the full address in the link). */
+const pageLabel = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}` || '/';
+  } catch {
+    return url;
+  }
+};
+
+/** Where the crawled fields came from (the company's latest crawl): page, method and confidence. */
+function Provenance({ tool }: { tool: Tool }) {
+  const p = useQuery({
+    queryKey: ['provenance', tool.id, tool.updated_at],
+    queryFn: () => unwrap(api.GET('/api/crawl/company/{tool_id}/provenance', { params: { path: { tool_id: tool.id } } })),
+  });
+  return (
+    <section className="card" aria-labelledby="prov-h">
+      <h2 id="prov-h">Where the values came from</h2>
+      {p.isPending ? <Loading /> : p.error ? <ErrorBox error={p.error} /> : p.data.job_id === null ? <Empty>Your website has not been crawled yet.</Empty> : (
+        <>
+          <p className="hint">From the crawl of {fmtDate(p.data.crawled_at)}{p.data.analyser === 'llm' ? ' (checked by a language model)' : ''}. Fields you edited by hand are kept on the next crawl.</p>
+          <table className="responsive">
+            <thead><tr><th scope="col">Field</th><th scope="col">Found</th><th scope="col">Page</th><th scope="col">Method</th><th scope="col">Confidence</th></tr></thead>
+            <tbody>{CRAWLED_FIELDS.map(([key, label]) => {
+              const s = p.data.fields[key];
+              const edited = tool.owner_edited_fields.includes(key);
+              return (
+                <tr key={key}>
+                  <th scope="row">{label}{edited ? <div className="hint">edited by you</div> : null}</th>
+                  <td>{s ? s.value : <span className="hint">not found</span>}</td>
+                  <td>{s?.url ? <a href={s.url} rel="noreferrer noopener" target="_blank">{pageLabel(s.url)}</a> : '—'}</td>
+                  <td>{s ? s.method : '—'}</td>
+                  <td>{s ? `${Math.round(s.confidence * 100)} %` : '—'}</td>
+                </tr>
+              );
+            })}</tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
 function History({ id }: { id: string }) {
   const h = useQuery({ queryKey: ['history', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/history', { params: { path: { tool_id: id }, query: { limit: 20 } } })) });
   return (
@@ -229,6 +275,7 @@ export default function Profile() {
       <p className="hint"><a href={tool.data.profile_url}>Public profile</a> · updated {fmtDate(tool.data.updated_at)}</p>
       <AiEditPanel tool={tool.data} prefill={instruction} />
       <ProfileForm tool={tool.data} />
+      <Provenance tool={tool.data} />
       <Logo tool={tool.data} />
       <History id={id} />
     </>
