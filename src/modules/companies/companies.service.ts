@@ -51,6 +51,28 @@ function fallbackEmbeddingText(c: { name: string; category: string }): string {
   return [c.name, c.category].filter((s) => s?.trim()).join('. ') || 'company';
 }
 
+/**
+ * Fills a value derived in code (not SQL) for rows stored before it existed: reads them by id in bounded
+ * batches, writes what could be derived, and returns how many rows got it.
+ */
+async function backfill<Row extends { id: string }, Update>(
+  list: (afterId: string, limit: number) => Promise<Row[]>,
+  derive: (row: Row) => Update | undefined,
+  write: (updates: Update[]) => Promise<void>,
+  batchSize: number,
+): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let written = 0;
+  for (;;) {
+    const rows = await list(after, batchSize);
+    if (rows.length === 0) return written;
+    after = rows[rows.length - 1]!.id;
+    const updates = rows.map(derive).filter((u): u is Update => u !== undefined);
+    await write(updates);
+    written += updates.length;
+  }
+}
+
 function cleanList(values: string[] | undefined, max = 50): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -302,38 +324,16 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
     },
 
     /** Coordinates for companies stored before they had any (run at start; bounded batches). */
-    async backfillCoordinates(batchSize = 1000): Promise<number> {
-      let after = '00000000-0000-0000-0000-000000000000';
-      let located = 0;
-      for (;;) {
-        const rows = await repo.listWithoutCoordinates(after, batchSize);
-        if (rows.length === 0) return located;
-        after = rows[rows.length - 1]!.id;
-        const found = rows.flatMap((r) => {
-          const c = cityCoordinates(r.city, r.country_code);
-          return c.latitude === null || c.longitude === null ? [] : [{ id: r.id, latitude: c.latitude, longitude: c.longitude }];
-        });
-        await repo.setCoordinates(found);
-        located += found.length;
-      }
-    },
+    backfillCoordinates: (batchSize = 1000) => backfill(repo.listWithoutCoordinates, (r) => {
+      const c = cityCoordinates(r.city, r.country_code);
+      return c.latitude === null || c.longitude === null ? undefined : { id: r.id, latitude: c.latitude, longitude: c.longitude };
+    }, repo.setCoordinates, batchSize),
 
     /** The E.164 form for phones stored before it existed (run at start; bounded batches; unparsable ones stay null). */
-    async backfillPhoneE164(batchSize = 1000): Promise<number> {
-      let after = '00000000-0000-0000-0000-000000000000';
-      let parsed = 0;
-      for (;;) {
-        const rows = await repo.listPhonesWithoutE164(after, batchSize);
-        if (rows.length === 0) return parsed;
-        after = rows[rows.length - 1]!.id;
-        const found = rows.flatMap((r) => {
-          const e164 = toE164(r.phone, r.country_code);
-          return e164 ? [{ id: r.id, phone_e164: e164 }] : [];
-        });
-        await repo.setPhonesE164(found);
-        parsed += found.length;
-      }
-    },
+    backfillPhoneE164: (batchSize = 1000) => backfill(repo.listPhonesWithoutE164, (r) => {
+      const e164 = toE164(r.phone, r.country_code);
+      return e164 ? { id: r.id, phone_e164: e164 } : undefined;
+    }, repo.setPhonesE164, batchSize),
 
     async upsertMany(inputs: CompanyInput[], options: { batchSize?: number; onProgress?: (done: number) => void } = {}) {
       const batchSize = options.batchSize ?? 64;

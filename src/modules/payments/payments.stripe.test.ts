@@ -42,6 +42,17 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     method: 'POST', url: '/api/payments/webhook', payload, headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
   });
   const sign = (payload: string, secret = SECRET_A, timestamp?: number) => Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+  /** A monthly pro checkout paid at the fake and its completion event processed: the owner is on pro. */
+  const subscribe = async (owner: { token: string; companyId?: string }) => {
+    const opened = await checkout(owner.token, { tool_id: owner.companyId, plan: 'pro', interval: 'month' });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const open = opened.json();
+    const { subscriptionId } = fake.complete(open.checkout_id, 'active');
+    const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: owner.companyId });
+    await post(completed, sign(completed));
+    await payments().processPending();
+    return { subscriptionId };
+  };
   const me = async (token: string) => (await t.app.inject({ method: 'GET', url: '/api/payments/me', headers: bearer(token) })).json();
   const eventCount = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM payment_events'))[0]!.n);
 
@@ -145,13 +156,7 @@ describe('payments with Stripe (real SDK, fake server)', () => {
 
   it('a failed payment keeps the plan (past_due grace) and mails the owner once, with the invoice link; paid clears it', async () => {
     const d = await signInOwner(t, 'owner@pay-d.example.com', 'https://pay-d.example.com');
-    const opened = await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' });
-    assert.equal(opened.statusCode, 201, opened.body);
-    const open = opened.json();
-    const { subscriptionId } = fake.complete(open.checkout_id, 'active');
-    const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: d.companyId });
-    await post(completed, sign(completed));
-    await payments().processPending();
+    const { subscriptionId } = await subscribe(d);
     const customer = fake.subscriptions.get(subscriptionId)!.customer as string;
     const failedMails = async () => (await t.app.services.mail.recent({ to: 'owner@pay-d.example.com' })).filter((m) => m.subject.includes('payment for the pro plan failed'));
 
@@ -207,13 +212,7 @@ describe('payments with Stripe (real SDK, fake server)', () => {
 
   it('an administrator\'s plan outlives the end of the company\'s own earlier subscription, and clears its cancel flag', async () => {
     const d = await signInOwner(t, 'owner@pay-e.example.com', 'https://pay-e.example.com');
-    const opened = await checkout(d.token, { tool_id: d.companyId, plan: 'pro', interval: 'month' });
-    assert.equal(opened.statusCode, 201, opened.body);
-    const open = opened.json();
-    const { subscriptionId } = fake.complete(open.checkout_id, 'active');
-    const completed = event('checkout.session.completed', { id: open.checkout_id, object: 'checkout.session', client_reference_id: d.companyId });
-    await post(completed, sign(completed));
-    await payments().processPending();
+    const { subscriptionId } = await subscribe(d);
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: bearer(d.token), payload: {} })).statusCode, 200);
     assert.equal((await me(d.token)).cancel_at_period_end, true);
     const set = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${d.companyId}/subscription`, headers: bearer(admin), payload: { plan: 'pro', period_months: 12 } });
