@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db.js';
+import type { WordCharacters } from '../../lib/trigram.js';
 import { COMPANY_COLUMNS, type CompanyRow } from '../companies/companies.schemas.js';
 
 /** Filters as the search service resolved them (canonical category, ISO country code). */
@@ -84,6 +85,7 @@ export interface ScoredLexeme {
 /** A company as the in-process vector index holds it (see vector-index.ts). */
 export interface VectorSourceRow {
   id: string;
+  name: string;
   vector: Float32Array | null;
   removed: boolean;
   category: string;
@@ -99,6 +101,7 @@ export interface VectorSourceRow {
 
 interface RawVectorRow {
   id: string;
+  name: string;
   v: Uint8Array | null;
   removed: boolean;
   category: string | null;
@@ -124,6 +127,7 @@ function decodeVector(bytes: Uint8Array): Float32Array {
 function toVectorSourceRow(r: RawVectorRow): VectorSourceRow {
   return {
     id: r.id,
+    name: r.name,
     vector: r.v ? decodeVector(r.v) : null,
     removed: r.removed,
     category: r.category ?? '',
@@ -241,6 +245,15 @@ export function createSearchRepo(db: Db) {
       );
     },
 
+    /**
+     * Which characters pg_trgm reads as word characters here: ASCII letters and digits only under the C locale,
+     * every letter otherwise (the in-process name index must split names the same way).
+     */
+    async trigramWordCharacters(): Promise<WordCharacters> {
+      const rows = await db.query<{ s: number }>(`SELECT word_similarity('éé', 'éé') AS s`);
+      return rows[0]!.s > 0 ? 'unicode' : 'ascii';
+    },
+
     /** Nearest neighbours by cosine distance (HNSW); score = cosine similarity. */
     async semanticCandidates(vector: string, filters: SearchFilters, limit: number, exactBelow: number): Promise<ScoredId[]> {
       const w = whereFilters(filters, 3);
@@ -296,7 +309,7 @@ export function createSearchRepo(db: Db) {
     async vectorRows(afterId: string | null, limit: number, writtenSince?: string): Promise<VectorSourceRow[]> {
       const where = writtenSince === undefined ? 'c.deleted_at IS NULL AND c.embedding IS NOT NULL' : 'c.written_txid >= $3::xid8';
       const rows = await db.query<RawVectorRow>(
-        `SELECT c.id, vector_send(c.embedding) AS v, c.deleted_at IS NOT NULL AS removed, c.category, c.country_code, c.country,
+        `SELECT c.id, c.name, vector_send(c.embedding) AS v, c.deleted_at IS NOT NULL AS removed, c.category, c.country_code, c.country,
                 c.city, c.industry, c.service_type, c.is_verified, c.latitude, c.longitude
            FROM companies c
           WHERE ${where} AND ($1::uuid IS NULL OR c.id > $1::uuid)

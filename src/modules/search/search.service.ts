@@ -136,7 +136,7 @@ export interface SearchServiceDeps {
    * The in-process vector index (vector-sync.ts): answers the semantic side when it can,
    * otherwise (loading, building, a filter it does not evaluate) the database does.
    */
-  vectors?: Pick<VectorSearch, 'candidates' | 'status'>;
+  vectors?: Pick<VectorSearch, 'candidates' | 'names' | 'status'>;
   /**
    * Called (fire-and-forget, after the answer is built) when a text search found nothing or only
    * weak matches: the insights module records it. Must not throw or block.
@@ -237,6 +237,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return timedStage('semantic_database', () => repo.semanticCandidates(toPgVector(vector), filters, tuning.semanticDepth, tuning.exactScanBelow));
   }
 
+  /** Companies named like the query: from the in-process index when it can answer, else from the trigram index. */
+  async function nameSide(text: string, filters: SearchFilters, stats: CorpusStats) {
+    const fromIndex = vectors ? await vectors.names(text, filters, 20, stats.version, stats.docs) : undefined;
+    return fromIndex ?? repo.nameCandidates(text, filters, 20);
+  }
+
   /** Ranked candidates for a text query (the whole fused list, best first). */
   async function rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
     const terms = queryTerms(text);
@@ -245,7 +251,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const [kw, names, sem] = await Promise.all([
       useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve({ rows: [], bound: 1 }),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
-      useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? timedStage('names', () => repo.nameCandidates(text.trim().slice(0, 200), filters, 20)) : Promise.resolve([]),
+      useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
       useSemantic ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => semanticSide(v, filters, stats.version)) : Promise.resolve([]),
     ]);
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best

@@ -27,6 +27,7 @@ function row(i: number): VectorRow {
   const [city, countryCode, country, latitude, longitude] = CITIES[i % CITIES.length]!;
   return {
     id: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+    name: `Company ${i}`,
     vector: randomVector(),
     removed: false,
     category: CATEGORIES[i % 3 === 0 ? 0 : (i * 7) % CATEGORIES.length]!,

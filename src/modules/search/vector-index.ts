@@ -1,5 +1,7 @@
 import type { ScoredId, SearchFilters, VectorSourceRow } from './search.repo.js';
 import type { Graph } from './vector-graph.js';
+import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
+import { NameIndex } from './name-index.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
@@ -61,6 +63,8 @@ export class VectorIndex {
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
   private building = false;
+  /** Trigram postings of the names (the name side of search), once the database's word characters are known. */
+  private nameIndex: NameIndex | undefined;
 
   constructor(options: VectorIndexOptions) {
     this.options = options;
@@ -71,6 +75,11 @@ export class VectorIndex {
   /** Changes the HNSW oversampling (benchmarks compare settings on one loaded index). */
   tune(options: Pick<VectorIndexOptions, 'oversample'>): void {
     this.options = { ...this.options, ...options };
+  }
+
+  /** Starts indexing names, with the database's word characters (pg_trgm follows its locale). */
+  indexNames(wordChars: WordCharacters): void {
+    this.nameIndex ??= new NameIndex(wordChars);
   }
 
   /** Live companies in the index. */
@@ -138,6 +147,7 @@ export class VectorIndex {
     this.verified[slot] = row.verified ? 1 : 0;
     this.latitude[slot] = row.latitude ?? NaN;
     this.longitude[slot] = row.longitude ?? NaN;
+    this.nameIndex?.set(slot, row.name);
     this.generation++;
     if (this.building) this.changedDuringBuild.add(slot);
     if (this.graph) {
@@ -152,6 +162,7 @@ export class VectorIndex {
     if (slot === undefined) return;
     this.slotOf.delete(id);
     this.live[slot] = 0;
+    this.nameIndex?.remove(slot);
     this.free.push(slot);
     this.generation++;
     if (this.building) this.changedDuringBuild.add(slot);
@@ -221,6 +232,27 @@ export class VectorIndex {
     }
     // Too few passed (a filter that the nearest neighbours rarely meet): the exact scan is complete.
     if (passed < Math.min(limit, count)) return this.exact(q, undefined, limit, accept);
+    return heap.sorted();
+  }
+
+  /**
+   * Companies whose name is word-similar to `query` and that pass `filters`, best first: what the database's
+   * `word_similarity(query, lower(name))` with `lower(name) %> query` answers (search.repo nameCandidates).
+   * `undefined`: ask the database (names not indexed, or a filter this index does not evaluate).
+   */
+  names(query: string, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+    const names = this.nameIndex;
+    if (!names || filters.updatedSince) return undefined;
+    const q = new Set(trigramSequence(query, names.wordChars));
+    if (q.size === 0) return [];
+    const accept = hasFilters(filters) ? this.predicate(filters) : undefined;
+    const heap = new TopK(limit, this.idOf);
+    // Similarity is at most shared / |q|: fewer shared trigrams cannot reach the threshold.
+    for (const slot of names.candidates(q, Math.ceil(WORD_SIMILARITY_THRESHOLD * q.size - 1e-6))) {
+      if (!this.live[slot] || (accept && !accept(slot))) continue;
+      const score = wordSimilarity(q, trigramSequence(names.nameOf(slot)!, names.wordChars));
+      if (score >= WORD_SIMILARITY_THRESHOLD) heap.push(slot, score);
+    }
     return heap.sorted();
   }
 

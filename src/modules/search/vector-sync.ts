@@ -28,7 +28,7 @@ export interface VectorIndexStatus {
   syncedVersion: number;
 }
 
-type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' | 'vectorTombstones'>;
+type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' | 'vectorTombstones' | 'trigramWordCharacters'>;
 
 /**
  * Keeps a VectorIndex in step with the companies table and answers the semantic side of search
@@ -64,6 +64,7 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
     const started = Date.now();
     const { version, docs } = await source.corpusStats();
     const mark = await source.vectorWatermark();
+    index.indexNames(await source.trigramWordCharacters());
     // Live companies now, plus room for growth before the first reallocation.
     index.reserve(Math.ceil(docs * 1.05) + 1024);
     let after: string | null = null;
@@ -110,6 +111,18 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
         catchingUp = undefined;
       });
       await catchingUp;
+    }
+  }
+
+  /** Whether the index is loaded and at least as new as `version` (false: this search asks the database). */
+  async function caughtUpWith(version: number): Promise<boolean> {
+    if (state !== 'ready') return false;
+    try {
+      await syncTo(version);
+      return true;
+    } catch (err) {
+      options.log.warn({ err }, 'vector index catch-up failed: this search uses the database');
+      return false;
     }
   }
 
@@ -168,14 +181,20 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
      * as new as corpus version `version`; undefined: ask the database.
      */
     async candidates(vector: Float32Array, filters: SearchFilters, limit: number, version: number): Promise<ScoredId[] | undefined> {
-      if (state !== 'ready') return undefined;
-      try {
-        await syncTo(version);
-      } catch (err) {
-        options.log.warn({ err }, 'vector index catch-up failed: this search uses the database');
-        return undefined;
-      }
+      if (!(await caughtUpWith(version))) return undefined;
       return index.search(vector, filters, limit);
+    },
+
+    /**
+     * Companies whose name is word-similar to `query` (the database's `lower(name) %> query`), from an index at
+     * least as new as corpus version `version`, which held `docs` live companies; undefined: ask the database.
+     * A live company without an embedding is not in the index, so the index answers only when it holds all
+     * `docs` of them (a writer that moved on since `version` also sends this search to the database).
+     */
+    async names(query: string, filters: SearchFilters, limit: number, version: number, docs: number): Promise<ScoredId[] | undefined> {
+      if (!(await caughtUpWith(version))) return undefined;
+      if (syncedVersion !== version || index.size !== docs) return undefined;
+      return index.names(query, filters, limit);
     },
 
     status(): VectorIndexStatus {

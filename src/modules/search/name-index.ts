@@ -1,0 +1,103 @@
+import { trigramSequence, type WordCharacters } from '../../lib/trigram.js';
+
+/**
+ * Trigram postings of company names, by slot of the vector index: which slots' names hold a trigram. The
+ * vector index asks it for the slots that share enough trigrams with a query to reach the word-similarity
+ * threshold, then scores those exactly (lib/trigram.ts), as the database's GIN trigram index does before its
+ * recheck.
+ *
+ * Postings are append-only: a renamed or removed slot leaves stale entries behind, which only add candidates
+ * (every candidate is scored from its current name), and the postings are rebuilt from the current names once
+ * stale entries make up a third of them.
+ */
+export class NameIndex {
+  private readonly idOf = new Map<string, number>();
+  private postings: Int32Array[] = [];
+  private lengths: number[] = [];
+  private total = 0;
+  private stale = 0;
+  private counts = new Uint16Array(0);
+  private readonly names: (string | undefined)[] = [];
+
+  constructor(readonly wordChars: WordCharacters) {}
+
+  /** The lower-cased name of a slot, as indexed. */
+  nameOf(slot: number): string | undefined {
+    return this.names[slot];
+  }
+
+  set(slot: number, name: string): void {
+    const lowered = name.toLowerCase();
+    if (this.names[slot] === lowered) return;
+    if (this.names[slot] !== undefined) this.stale += new Set(trigramSequence(this.names[slot]!, this.wordChars)).size;
+    this.names[slot] = lowered;
+    for (const t of new Set(trigramSequence(lowered, this.wordChars))) this.post(this.trigramId(t), slot);
+    if (this.stale * 3 > this.total && this.total > 1024) this.rebuild();
+  }
+
+  remove(slot: number): void {
+    const name = this.names[slot];
+    if (name === undefined) return;
+    this.stale += new Set(trigramSequence(name, this.wordChars)).size;
+    this.names[slot] = undefined;
+    if (this.stale * 3 > this.total && this.total > 1024) this.rebuild();
+  }
+
+  /** Slots that hold at least `minShared` of the query's distinct trigrams (a superset of the matches). */
+  candidates(queryTrigrams: ReadonlySet<string>, minShared: number): number[] {
+    if (this.counts.length < this.names.length) this.counts = new Uint16Array(Math.ceil(this.names.length * 1.25));
+    const touched: number[] = [];
+    const out: number[] = [];
+    for (const t of queryTrigrams) {
+      const id = this.idOf.get(t);
+      if (id === undefined) continue;
+      const list = this.postings[id]!;
+      const n = this.lengths[id]!;
+      for (let i = 0; i < n; i++) {
+        const slot = list[i]!;
+        const count = this.counts[slot]!;
+        if (count === 0) touched.push(slot);
+        this.counts[slot] = count + 1;
+      }
+    }
+    for (const slot of touched) {
+      if (this.counts[slot]! >= minShared && this.names[slot] !== undefined) out.push(slot);
+      this.counts[slot] = 0;
+    }
+    return out;
+  }
+
+  private trigramId(t: string): number {
+    let id = this.idOf.get(t);
+    if (id === undefined) {
+      id = this.postings.length;
+      this.idOf.set(t, id);
+      this.postings.push(new Int32Array(4));
+      this.lengths.push(0);
+    }
+    return id;
+  }
+
+  private post(id: number, slot: number): void {
+    let list = this.postings[id]!;
+    const n = this.lengths[id]!;
+    if (n === list.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(list);
+      this.postings[id] = list = grown;
+    }
+    list[n] = slot;
+    this.lengths[id] = n + 1;
+    this.total++;
+  }
+
+  private rebuild(): void {
+    this.lengths.fill(0);
+    this.total = 0;
+    this.stale = 0;
+    this.names.forEach((name, slot) => {
+      if (name === undefined) return;
+      for (const t of new Set(trigramSequence(name, this.wordChars))) this.post(this.trigramId(t), slot);
+    });
+  }
+}
