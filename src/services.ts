@@ -25,7 +25,7 @@ import { createMcpService, type McpService } from './modules/mcp/mcp.service.js'
 import { createOwnershipService, type OwnershipService } from './modules/ownership/ownership.service.js';
 import { createProposalsService, type ProposalsService } from './modules/proposals/proposals.service.js';
 import { createSearchRepo } from './modules/search/search.repo.js';
-import { createSearchService, type SearchService } from './modules/search/search.service.js';
+import { createSearchService, defaultTuning, type SearchService } from './modules/search/search.service.js';
 import { createVectorSearch } from './modules/search/vector-sync.js';
 import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
 import { createWidgetRepo } from './modules/widget/widget.repo.js';
@@ -108,7 +108,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
   const searchRepo = createSearchRepo(db);
   const vectors = config.vectorIndex.enabled
-    ? createVectorSearch(searchRepo, { dimensions: config.embeddings.dimensions, exactBelow: config.vectorIndex.exactBelow, buildThreads: config.vectorIndex.buildThreads, log })
+    ? createVectorSearch(searchRepo, {
+        dimensions: config.embeddings.dimensions,
+        exactBelow: config.vectorIndex.exactBelow,
+        buildThreads: config.vectorIndex.buildThreads,
+        keywords: { fieldWeights: defaultTuning.fieldWeights, prefixLength: defaultTuning.prefixMinLength },
+        log,
+      })
     : undefined;
   const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ...(vectors ? { vectors } : {}) });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });

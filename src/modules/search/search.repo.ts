@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db.js';
 import type { WordCharacters } from '../../lib/trigram.js';
+import { rankItems, rankWeights } from '../../lib/ts-rank.js';
 import { COMPANY_COLUMNS, type CompanyRow } from '../companies/companies.schemas.js';
 
 /** Filters as the search service resolved them (canonical category, ISO country code). */
@@ -86,6 +87,8 @@ export interface ScoredLexeme {
 export interface VectorSourceRow {
   id: string;
   name: string;
+  /** search_vector in its text form ('lexeme':1A,2 …), for the keyword side. */
+  searchVector: string;
   vector: Float32Array | null;
   removed: boolean;
   category: string;
@@ -102,6 +105,7 @@ export interface VectorSourceRow {
 interface RawVectorRow {
   id: string;
   name: string;
+  sv: string | null;
   v: Uint8Array | null;
   removed: boolean;
   category: string | null;
@@ -128,6 +132,7 @@ function toVectorSourceRow(r: RawVectorRow): VectorSourceRow {
   return {
     id: r.id,
     name: r.name,
+    searchVector: r.sv ?? '',
     vector: r.v ? decodeVector(r.v) : null,
     removed: r.removed,
     category: r.category ?? '',
@@ -178,6 +183,27 @@ export function createSearchRepo(db: Db) {
     },
 
     /**
+     * The forms of each query term without their frequencies (for the in-process keyword index, which counts
+     * them itself): its english stem and simple form, and itself as a prefix form when it is long enough.
+     */
+    async termForms(terms: string[], minPrefix: number): Promise<{ term: number; lexeme: string; prefix: boolean }[]> {
+      if (terms.length === 0) return [];
+      return db.query<{ term: number; lexeme: string; prefix: boolean }>(
+        `SELECT t.i::int - 1 AS term, l.lexeme, false AS prefix
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+           CROSS JOIN LATERAL (
+             SELECT unnest(tsvector_to_array(to_tsvector('english', t.term)))
+             UNION SELECT unnest(tsvector_to_array(to_tsvector('simple', t.term)))
+           ) AS l(lexeme)
+         UNION ALL
+         SELECT t.i::int - 1, t.term, true
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+          WHERE length(t.term) >= $2 AND t.term ~ '^[[:alnum:]]+$'`,
+        [terms, minPrefix],
+      );
+    },
+
+    /**
      * BM25F-style keyword ranking. Candidates are the companies containing one of `match`
      * (the rarer query lexemes: a bounded set even on large directories, at most `cap` rows).
      * Each query term t (all its forms OR-ed) adds idf_t · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
@@ -201,13 +227,12 @@ export function createSearchRepo(db: Db) {
         byTerm.set(l.term, e);
       }
       const terms = [...byTerm.values()];
-      const [A, B, C, D] = p.fieldWeights;
-      const top = Math.max(A, B, C, D) || 1;
       // ts_rank takes weights in [0, 1] ordered {D, C, B, A}.
-      const weights = `{${[D, C, B, A].map((x) => x / top).join(',')}}`;
-      const params: unknown[] = [p.match.map(quote).join(' | '), weights, p.k1, p.b, p.avgLength, cap, limit];
+      const weights = rankWeights(p.fieldWeights);
+      const top = weights.scale;
+      const params: unknown[] = [p.match.map(quote).join(' | '), weights.sql, p.k1, p.b, p.avgLength, cap, limit];
       const termSql = terms.map((t) => {
-        params.push(t.forms.map(quote).join(' | '), t.idf);
+        params.push(rankItems(t.forms).map(quote).join(' | '), t.idf);
         const q = `$${params.length - 1}::tsquery`;
         const idf = `$${params.length}::float8`;
         return `(SELECT ${idf} * r * ($3::float8 + 1) / (r + $3::float8 * norm) FROM (SELECT ts_rank($2::float4[], sv, ${q}, 0) * ${top} AS r) x WHERE r > 0)`;
@@ -309,7 +334,7 @@ export function createSearchRepo(db: Db) {
     async vectorRows(afterId: string | null, limit: number, writtenSince?: string): Promise<VectorSourceRow[]> {
       const where = writtenSince === undefined ? 'c.deleted_at IS NULL AND c.embedding IS NOT NULL' : 'c.written_txid >= $3::xid8';
       const rows = await db.query<RawVectorRow>(
-        `SELECT c.id, c.name, vector_send(c.embedding) AS v, c.deleted_at IS NOT NULL AS removed, c.category, c.country_code, c.country,
+        `SELECT c.id, c.name, c.search_vector::text AS sv, vector_send(c.embedding) AS v, c.deleted_at IS NOT NULL AS removed, c.category, c.country_code, c.country,
                 c.city, c.industry, c.service_type, c.is_verified, c.latitude, c.longitude
            FROM companies c
           WHERE ${where} AND ($1::uuid IS NULL OR c.id > $1::uuid)

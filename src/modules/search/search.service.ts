@@ -9,7 +9,9 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { canonicalCategory } from '../companies/companies.service.js';
 import type { CompanySummary } from '../companies/companies.schemas.js';
-import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
+import { compareBytes } from '../../lib/ts-rank.js';
+import type { BrowseSort, CorpusStats, QueryLexeme, ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
+import type { KeywordQuery, TermForm } from './keyword-index.js';
 import type { SearchQuery } from './search.schemas.js';
 import type { VectorSearch } from './vector-sync.js';
 
@@ -136,7 +138,7 @@ export interface SearchServiceDeps {
    * The in-process vector index (vector-sync.ts): answers the semantic side when it can,
    * otherwise (loading, building, a filter it does not evaluate) the database does.
    */
-  vectors?: Pick<VectorSearch, 'candidates' | 'names' | 'status'>;
+  vectors?: Pick<VectorSearch, 'candidates' | 'names' | 'keywords' | 'status'>;
   /**
    * Called (fire-and-forget, after the answer is built) when a text search found nothing or only
    * weak matches: the insights module records it. Must not throw or block.
@@ -193,12 +195,15 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     };
   }
 
-  /** BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. */
-  async function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats) {
-    const lexemes = await repo.termLexemes(terms, tuning.prefixMinLength);
+  /**
+   * The BM25F plan of a query from its lexemes and their document frequencies: each form's IDF, the rarer
+   * lexemes that find the candidates, and the best score any company could reach. Undefined: no lexeme occurs.
+   */
+  function keywordPlan(lexemes: QueryLexeme[], stats: CorpusStats): { query: KeywordQuery; bound: number } | undefined {
     const n = Math.max(stats.docs, 1);
-    const present = lexemes.filter((l) => l.df > 0);
-    if (present.length === 0) return { rows: [], bound: 1 };
+    // One order for both paths (database and in-process index): term, then lexeme bytes, the word before its prefix form.
+    const present = lexemes.filter((l) => l.df > 0).sort((a, b) => a.term - b.term || compareBytes(a.lexeme, b.lexeme) || Number(a.prefix) - Number(b.prefix));
+    if (present.length === 0) return undefined;
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     // A prefix form counts for less than the word itself (it may be a different word).
     const scored = present.map((l) => ({ term: l.term, lexeme: l.lexeme, prefix: l.prefix, idf: idf(Math.min(l.df, n)) * (l.prefix ? tuning.prefixWeight : 1) }));
@@ -217,13 +222,53 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const bestIdf = new Map<number, number>();
     for (const l of scored) bestIdf.set(l.term, Math.max(bestIdf.get(l.term) ?? 0, l.idf));
     const bound = [...bestIdf.values()].reduce((a, b) => a + b, 0) * (tuning.k1 + 1);
-    const rows = await repo.keywordCandidates(
-      { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b, fieldWeights: tuning.fieldWeights },
-      filters,
-      tuning.depth,
-      tuning.keywordCap,
-    );
-    return { rows, bound };
+    return { query: { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b }, bound };
+  }
+
+  /** Forms of query terms (stems, simple forms, prefix forms): fixed by the database's text search configuration, so kept. */
+  const termFormsCache = new Map<string, { lexeme: string; prefix: boolean }[]>();
+  const TERM_FORMS_CACHE_SIZE = 50_000;
+
+  async function termForms(terms: string[]): Promise<TermForm[]> {
+    const known = new Map<string, { lexeme: string; prefix: boolean }[]>();
+    for (const t of terms) {
+      const hit = termFormsCache.get(t);
+      if (hit) known.set(t, hit);
+    }
+    const missing = [...new Set(terms.filter((t) => !known.has(t)))];
+    if (missing.length > 0) {
+      for (const t of missing) known.set(t, []);
+      for (const r of await repo.termForms(missing, tuning.prefixMinLength)) known.get(missing[r.term]!)!.push({ lexeme: r.lexeme, prefix: r.prefix });
+      for (const t of missing) {
+        termFormsCache.set(t, known.get(t)!);
+        if (termFormsCache.size > TERM_FORMS_CACHE_SIZE) termFormsCache.delete(termFormsCache.keys().next().value as string);
+      }
+    }
+    return terms.flatMap((t, term) => known.get(t)!.map((f) => ({ term, ...f })));
+  }
+
+  const noKeywords = { rows: [] as ScoredId[], bound: 1 };
+
+  /**
+   * BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. From the
+   * in-process index when it holds exactly the corpus version this search read, else from the database.
+   */
+  async function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<{ rows: ScoredId[]; bound: number }> {
+    if (vectors && !filters.updatedSince) {
+      const forms = await termForms(terms);
+      const settings = { fieldWeights: tuning.fieldWeights, prefixLength: tuning.prefixMinLength };
+      const fromIndex = await vectors.keywords(stats.version, stats.docs, settings, (index) => {
+        const plan = keywordPlan(index.frequencies(forms), stats);
+        if (!plan) return noKeywords;
+        const rows = index.candidates(plan.query, filters, tuning.depth);
+        return rows ? { rows, bound: plan.bound } : undefined;
+      });
+      if (fromIndex) return fromIndex;
+    }
+    const plan = keywordPlan(await repo.termLexemes(terms, tuning.prefixMinLength), stats);
+    if (!plan) return noKeywords;
+    const rows = await repo.keywordCandidates({ ...plan.query, fieldWeights: tuning.fieldWeights }, filters, tuning.depth, tuning.keywordCap);
+    return { rows, bound: plan.bound };
   }
 
   /** Nearest companies by meaning: from the in-process index when it can answer, else from pgvector. */

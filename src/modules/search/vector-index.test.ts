@@ -28,6 +28,7 @@ function row(i: number): VectorRow {
   return {
     id: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
     name: `Company ${i}`,
+    searchVector: `'compani':1A '${i}':2A`,
     vector: randomVector(),
     removed: false,
     category: CATEGORIES[i % 3 === 0 ? 0 : (i * 7) % CATEGORIES.length]!,

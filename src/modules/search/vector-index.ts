@@ -2,6 +2,7 @@ import type { ScoredId, SearchFilters, VectorSourceRow } from './search.repo.js'
 import type { Graph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
+import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
@@ -65,6 +66,8 @@ export class VectorIndex {
   private building = false;
   /** Trigram postings of the names (the name side of search), once the database's word characters are known. */
   private nameIndex: NameIndex | undefined;
+  /** Lexeme postings of the search vectors (the keyword side of search), once asked for. */
+  private keywordIndex: KeywordIndex | undefined;
 
   constructor(options: VectorIndexOptions) {
     this.options = options;
@@ -80,6 +83,16 @@ export class VectorIndex {
   /** Starts indexing names, with the database's word characters (pg_trgm follows its locale). */
   indexNames(wordChars: WordCharacters): void {
     this.nameIndex ??= new NameIndex(wordChars);
+  }
+
+  /** Starts indexing search vectors for the keyword side, scored with these field weights and prefix length. */
+  indexKeywords(fieldWeights: readonly [number, number, number, number], prefixLength: number): void {
+    this.keywordIndex ??= new KeywordIndex(fieldWeights, prefixLength);
+  }
+
+  /** The keyword index when it scores with these settings (the search's tuning), else undefined. */
+  keywordsFor(fieldWeights: readonly number[], prefixLength: number): KeywordIndex | undefined {
+    return this.keywordIndex?.matches(fieldWeights, prefixLength) ? this.keywordIndex : undefined;
   }
 
   /** Live companies in the index. */
@@ -148,6 +161,7 @@ export class VectorIndex {
     this.latitude[slot] = row.latitude ?? NaN;
     this.longitude[slot] = row.longitude ?? NaN;
     this.nameIndex?.set(slot, row.name);
+    this.keywordIndex?.set(slot, row.searchVector);
     this.generation++;
     if (this.building) this.changedDuringBuild.add(slot);
     if (this.graph) {
@@ -163,6 +177,7 @@ export class VectorIndex {
     this.slotOf.delete(id);
     this.live[slot] = 0;
     this.nameIndex?.remove(slot);
+    this.keywordIndex?.remove(slot);
     this.free.push(slot);
     this.generation++;
     if (this.building) this.changedDuringBuild.add(slot);
@@ -253,6 +268,18 @@ export class VectorIndex {
       const score = wordSimilarity(q, trigramSequence(names.nameOf(slot)!, names.wordChars));
       if (score >= WORD_SIMILARITY_THRESHOLD) heap.push(slot, score);
     }
+    return heap.sorted();
+  }
+
+  /**
+   * The best `limit` companies for a keyword query that pass `filters`: what search.repo's keywordCandidates
+   * answers. `undefined`: ask the database (search vectors not indexed, or a filter this index does not evaluate).
+   */
+  keywords(keywords: KeywordIndex, q: KeywordQuery, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+    if (filters.updatedSince) return undefined;
+    const accept = hasFilters(filters) ? this.predicate(filters) : undefined;
+    const heap = new TopK(limit, this.idOf);
+    keywords.score(q, (slot) => this.live[slot] === 1 && (!accept || accept(slot)), (slot, score) => heap.push(slot, score));
     return heap.sorted();
   }
 

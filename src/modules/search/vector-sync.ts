@@ -7,6 +7,15 @@ import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { VectorIndex } from './vector-index.js';
 import { loadGraph } from './vector-graph.js';
+import type { KeywordQuery, TermForm } from './keyword-index.js';
+import type { QueryLexeme } from './search.repo.js';
+
+/** The keyword side answered in process (see VectorSearch.keywords). */
+export interface KeywordLookup {
+  frequencies(forms: readonly TermForm[]): QueryLexeme[];
+  /** undefined: a filter the index does not evaluate (ask the database). */
+  candidates(q: KeywordQuery, filters: SearchFilters, limit: number): ScoredId[] | undefined;
+}
 
 export interface VectorSearchOptions {
   dimensions: number;
@@ -18,6 +27,8 @@ export interface VectorSearchOptions {
   pageSize?: number;
   /** A catch-up that brings more rows than this drops the graph and rebuilds it (cheaper than one by one). */
   rebuildAfter?: number;
+  /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
+  keywords?: { fieldWeights: readonly [number, number, number, number]; prefixLength: number };
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
 }
 
@@ -65,6 +76,7 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
     const { version, docs } = await source.corpusStats();
     const mark = await source.vectorWatermark();
     index.indexNames(await source.trigramWordCharacters());
+    if (options.keywords) index.indexKeywords(options.keywords.fieldWeights, options.keywords.prefixLength);
     // Live companies now, plus room for growth before the first reallocation.
     index.reserve(Math.ceil(docs * 1.05) + 1024);
     let after: string | null = null;
@@ -124,6 +136,12 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
       options.log.warn({ err }, 'vector index catch-up failed: this search uses the database');
       return false;
     }
+  }
+
+  /** Whether the index is at exactly `version` and holds all `docs` live companies (a company without an embedding is not in it). */
+  async function holdsExactly(version: number, docs: number): Promise<boolean> {
+    if (!(await caughtUpWith(version))) return false;
+    return syncedVersion === version && index.size === docs;
   }
 
   function buildGraphIfNeeded(): void {
@@ -192,9 +210,23 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
      * `docs` of them (a writer that moved on since `version` also sends this search to the database).
      */
     async names(query: string, filters: SearchFilters, limit: number, version: number, docs: number): Promise<ScoredId[] | undefined> {
-      if (!(await caughtUpWith(version))) return undefined;
-      if (syncedVersion !== version || index.size !== docs) return undefined;
+      if (!(await holdsExactly(version, docs))) return undefined;
       return index.names(query, filters, limit);
+    },
+
+    /**
+     * Runs `use` on the keyword index (synchronously, so it reads one state of the index) when the index is at
+     * exactly corpus version `version` with all `docs` live companies (as `names`) and scores with these
+     * settings; undefined: ask the database.
+     */
+    async keywords<T>(version: number, docs: number, settings: { fieldWeights: readonly number[]; prefixLength: number }, use: (keywords: KeywordLookup) => T): Promise<T | undefined> {
+      if (!(await holdsExactly(version, docs))) return undefined;
+      const keywords = index.keywordsFor(settings.fieldWeights, settings.prefixLength);
+      if (!keywords) return undefined;
+      return use({
+        frequencies: (forms) => keywords.frequencies(forms),
+        candidates: (q, filters, limit) => index.keywords(keywords, q, filters, limit),
+      });
     },
 
     status(): VectorIndexStatus {

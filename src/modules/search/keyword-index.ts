@@ -1,0 +1,266 @@
+import { addContribution, compareBytes, finishRank, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
+import type { QueryLexeme, ScoredLexeme } from './search.repo.js';
+
+/** The keyword query search.service plans: the same parameters search.repo's keywordCandidates takes. */
+export interface KeywordQuery {
+  /** The rarer query lexemes: a company containing one of them is a candidate. */
+  match: { lexeme: string; prefix: boolean }[];
+  /** Every present form of every term, with its idf (a term counts with the best idf of its forms). */
+  scored: ScoredLexeme[];
+  avgLength: number;
+  k1: number;
+  b: number;
+}
+
+/** A query term's form before its document frequency is known. */
+export interface TermForm {
+  term: number;
+  lexeme: string;
+  prefix: boolean;
+}
+
+/**
+ * The keyword side of search, in process: every indexed company's search_vector (the database's tsvector,
+ * read as text) as sorted lexeme ids with what each adds to ts_rank, postings from lexeme to companies, and
+ * document frequencies. Scores are the database's BM25F over ts_rank (search.repo keywordCandidates),
+ * computed with the same single-precision steps (lib/ts-rank.ts).
+ *
+ * Postings are append-only: a lexeme that leaves a company's vector leaves a stale posting, skipped because
+ * the company no longer holds the lexeme, and the postings are rebuilt once a third of them are stale.
+ */
+export class KeywordIndex {
+  private readonly weights: Float32Array;
+  private readonly lexemeIds = new Map<string, number>();
+  private lexemes: string[] = [];
+  private df = new Int32Array(1024);
+  private postings: (Int32Array | undefined)[] = [];
+  private postingCount = new Int32Array(1024);
+  private total = 0;
+  private stale = 0;
+  /** Per slot: its lexeme ids ascending, then the float32 bits of each one's ts_rank contribution. */
+  private docs: (Int32Array | undefined)[] = [];
+  /** Lexemes by their first `prefixLength` characters (prefix forms of query words). */
+  private readonly byPrefix = new Map<string, number[]>();
+  private stamp = new Int32Array(0);
+  private queryNumber = 0;
+  private readonly float = new Float32Array(1);
+  private readonly floatBits = new Int32Array(this.float.buffer);
+
+  constructor(
+    readonly fieldWeights: readonly [number, number, number, number],
+    readonly prefixLength: number,
+  ) {
+    this.weights = rankWeights(fieldWeights).labels;
+  }
+
+  /** Indexes a slot's search_vector (text form); replaces what the slot held. */
+  set(slot: number, searchVector: string): void {
+    const entries = parseTsvector(searchVector);
+    const pairs = entries.map((e) => [this.lexemeId(e.lexeme), lexemeContribution(e.labels, this.weights)] as const).sort((a, b) => a[0] - b[0]);
+    const doc = new Int32Array(pairs.length * 2);
+    for (let i = 0; i < pairs.length; i++) {
+      doc[i] = pairs[i]![0];
+      this.float[0] = pairs[i]![1];
+      doc[pairs.length + i] = this.floatBits[0]!;
+    }
+    const old = this.docs[slot];
+    if (old && old.length === doc.length && old.every((v, i) => v === doc[i])) return;
+    if (old) for (let i = 0; i < old.length / 2; i++) this.df[old[i]!]!--;
+    this.docs[slot] = doc;
+    for (let i = 0; i < pairs.length; i++) {
+      const id = doc[i]!;
+      this.df[id]!++;
+      // A lexeme the slot already held keeps its posting.
+      if (!old || !contains(old, id)) this.post(id, slot);
+    }
+    if (old) for (let i = 0; i < old.length / 2; i++) if (!contains(doc, old[i]!)) this.stale++;
+    this.rebuildIfStale();
+  }
+
+  remove(slot: number): void {
+    const old = this.docs[slot];
+    if (!old) return;
+    for (let i = 0; i < old.length / 2; i++) this.df[old[i]!]!--;
+    this.stale += old.length / 2;
+    this.docs[slot] = undefined;
+    this.rebuildIfStale();
+  }
+
+  /** Whether this index scores with these field weights and prefix length (else the database answers). */
+  matches(fieldWeights: readonly number[], prefixLength: number): boolean {
+    return prefixLength === this.prefixLength && fieldWeights.every((w, i) => w === this.fieldWeights[i]);
+  }
+
+  /** The document frequency of each form: of the lexeme itself, or (prefix) summed over the longer lexemes it starts. */
+  frequencies(forms: readonly TermForm[]): QueryLexeme[] {
+    return forms.map((f) => {
+      if (!f.prefix) return { ...f, df: this.frequency(f.lexeme) };
+      let df = 0;
+      for (const id of this.withPrefix(f.lexeme)) if (this.lexemes[id] !== f.lexeme) df += this.df[id]!;
+      return { ...f, df };
+    });
+  }
+
+  private frequency(lexeme: string): number {
+    const id = this.lexemeIds.get(lexeme);
+    return id === undefined ? 0 : this.df[id]!;
+  }
+
+  /**
+   * Calls `found` with every indexed slot that holds one of `q.match` and passes `accept`, and its score: for
+   * each term, idf · r · (k1 + 1) / (r + k1 · (1 − b + b · length / avgLength)), r being ts_rank of the term's
+   * forms times the largest field weight, as search.repo computes it. The database scores at most `cap`
+   * candidates taken in storage order; this index scores all of them (bounded by the directory's size).
+   */
+  score(q: KeywordQuery, accept: (slot: number) => boolean, found: (slot: number, score: number) => void): void {
+    if (q.match.length === 0 || q.scored.length === 0) return;
+    const number = this.nextQuery();
+    const candidates: number[] = [];
+    for (const m of q.match) {
+      for (const id of m.prefix ? this.withPrefix(m.lexeme) : this.exact(m.lexeme)) {
+        const list = this.postings[id];
+        const count = this.postingCount[id]!;
+        for (let i = 0; i < count; i++) {
+          const slot = list![i]!;
+          if (this.stamp[slot] === number) continue;
+          const doc = this.docs[slot];
+          if (!doc || !contains(doc, id) || !accept(slot)) continue;
+          this.stamp[slot] = number;
+          candidates.push(slot);
+        }
+      }
+    }
+    if (candidates.length === 0) return;
+    // Per term: its best idf and its items, each resolved to the lexeme ids it matches (in byte order).
+    const byTerm = new Map<number, { idf: number; forms: ScoredLexeme[] }>();
+    for (const l of q.scored) {
+      const e = byTerm.get(l.term) ?? { idf: 0, forms: [] };
+      e.idf = Math.max(e.idf, l.idf);
+      e.forms.push(l);
+      byTerm.set(l.term, e);
+    }
+    const terms = [...byTerm.values()].map((t) => {
+      const items = rankItems(t.forms);
+      return {
+        idf: t.idf,
+        size: items.length,
+        ids: items.map((it) => (it.prefix ? [...this.withPrefix(it.lexeme)].sort((a, b) => compareBytes(this.lexemes[a]!, this.lexemes[b]!)) : this.exact(it.lexeme))),
+      };
+    });
+    const { scale } = rankWeights(this.fieldWeights);
+    const { k1, b, avgLength } = q;
+    for (const slot of candidates) {
+      const doc = this.docs[slot]!;
+      const length = doc.length / 2;
+      const norm = 1 - b + (b * length) / avgLength;
+      let score = 0;
+      for (const t of terms) {
+        let sum = 0;
+        for (const ids of t.ids) {
+          for (const id of ids) {
+            const at = indexOf(doc, id);
+            if (at < 0) continue;
+            this.floatBits[0] = doc[length + at]!;
+            sum = addContribution(sum, this.float[0]!);
+          }
+        }
+        const r = finishRank(sum, t.size) * scale;
+        if (r > 0) score += (t.idf * r * (k1 + 1)) / (r + k1 * norm);
+      }
+      found(slot, score);
+    }
+  }
+
+  private exact(lexeme: string): number[] {
+    const id = this.lexemeIds.get(lexeme);
+    return id === undefined ? [] : [id];
+  }
+
+  /** Lexeme ids starting with `prefix` (itself included). */
+  private *withPrefix(prefix: string): Iterable<number> {
+    const chars = Array.from(prefix);
+    if (chars.length < this.prefixLength) {
+      for (let id = 0; id < this.lexemes.length; id++) if (this.lexemes[id]!.startsWith(prefix)) yield id;
+      return;
+    }
+    for (const id of this.byPrefix.get(chars.slice(0, this.prefixLength).join('')) ?? []) if (this.lexemes[id]!.startsWith(prefix)) yield id;
+  }
+
+  private lexemeId(lexeme: string): number {
+    let id = this.lexemeIds.get(lexeme);
+    if (id !== undefined) return id;
+    id = this.lexemes.length;
+    this.lexemes.push(lexeme);
+    this.lexemeIds.set(lexeme, id);
+    if (id >= this.df.length) {
+      this.df = grown(this.df, id + 1);
+      this.postingCount = grown(this.postingCount, id + 1);
+    }
+    const chars = Array.from(lexeme);
+    if (chars.length >= this.prefixLength) {
+      const key = chars.slice(0, this.prefixLength).join('');
+      const bucket = this.byPrefix.get(key);
+      if (bucket) bucket.push(id);
+      else this.byPrefix.set(key, [id]);
+    }
+    return id;
+  }
+
+  private post(id: number, slot: number): void {
+    const count = this.postingCount[id]!;
+    let list = this.postings[id];
+    if (!list || count === list.length) {
+      const next = new Int32Array(Math.max(4, count * 2));
+      if (list) next.set(list);
+      this.postings[id] = list = next;
+    }
+    list[count] = slot;
+    this.postingCount[id] = count + 1;
+    this.total++;
+  }
+
+  private rebuildIfStale(): void {
+    if (this.stale * 3 <= this.total || this.total < 4096) return;
+    this.postings = [];
+    this.postingCount.fill(0);
+    this.total = 0;
+    this.stale = 0;
+    for (let slot = 0; slot < this.docs.length; slot++) {
+      const doc = this.docs[slot];
+      if (doc) for (let i = 0; i < doc.length / 2; i++) this.post(doc[i]!, slot);
+    }
+  }
+
+  private nextQuery(): number {
+    if (this.stamp.length < this.docs.length) this.stamp = grown(this.stamp, this.docs.length);
+    if (this.queryNumber === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.queryNumber = 0;
+    }
+    return ++this.queryNumber;
+  }
+}
+
+function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(min, a.length * 2));
+  next.set(a);
+  return next;
+}
+
+/** Position of lexeme id `id` in a slot's sorted ids (first half of `doc`), or -1. */
+function indexOf(doc: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = doc.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = doc[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function contains(doc: Int32Array, id: number): boolean {
+  return indexOf(doc, id) >= 0;
+}
