@@ -193,7 +193,8 @@ describe('keyword postings', () => {
     }
     for (const [lexeme, prefix] of [['plumb', true], ['plumber', false], ['dent', true], ['solar', true], ['cafe', false]] as const) {
       const matches = (l: string) => (prefix ? l.startsWith(lexeme) : l === lexeme);
-      const df = prefix ? vocab.filter((l) => l !== lexeme && l.startsWith(lexeme)).reduce((n, l) => n + [...current.values()].filter((ls) => ls.includes(l)).length, 0) : [...current.values()].filter((ls) => ls.includes(lexeme)).length;
+      const holding = (l: string) => [...current.values()].filter((ls) => ls.includes(l)).length;
+      const df = prefix ? vocab.filter((l) => l !== lexeme && l.startsWith(lexeme)).reduce((n, l) => n + holding(l), 0) : holding(lexeme);
       assert.equal(index.frequencies([{ term: 0, lexeme, prefix }])[0]!.df, df, lexeme);
       const got: number[] = [];
       const q = { match: [{ lexeme, prefix }], scored: [{ term: 0, lexeme, prefix, idf: 1 }], avgLength: 3, k1: 1.2, b: 0.75 };
