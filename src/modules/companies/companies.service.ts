@@ -126,6 +126,9 @@ const PROFILE_CACHE_SIZE = 10_000;
 /** Texts per embedding call during imports: small enough that every embedding worker gets a share of a batch. */
 const EMBED_CHUNK = 16;
 
+/** Rows kept by cachedRows (about 1–2 KB each). */
+const ROW_CACHE_SIZE = 10_000;
+
 export function createCompaniesService({ repo, embeddings, baseUrl, changes }: CompaniesServiceDeps) {
   // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
   const profiles = new Map<string, { generation: number; profile: CompanyProfile }>();
@@ -141,6 +144,30 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
     return profile;
   }
   const profileUrl = (id: string) => `${baseUrl}/api/v1/agent/companies/${id}`;
+
+  // Rows by id (search result pages), valid for one change generation like the profiles; frozen, as callers share them.
+  const rows = new Map<string, CompanyRow>();
+  let rowsGeneration = -1;
+  async function cachedRows(ids: string[]): Promise<CompanyRow[]> {
+    if (!changes?.exact) return repo.findManyByIds(ids);
+    const generation = changes.generation();
+    if (generation !== rowsGeneration) {
+      rows.clear();
+      rowsGeneration = generation;
+    }
+    const missing = ids.filter((id) => !rows.has(id));
+    const fresh = missing.length ? await repo.findManyByIds(missing) : [];
+    // Read under this generation: kept only while it still holds (a write meanwhile makes them stale at once).
+    if (changes.generation() === generation) {
+      if (rows.size + fresh.length > ROW_CACHE_SIZE) rows.clear();
+      for (const r of fresh) rows.set(r.id, Object.freeze(r));
+    }
+    const byId = new Map(fresh.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id) ?? rows.get(id);
+      return row ? [row] : [];
+    });
+  }
 
   function toLocation(row: CompanyRow) {
     return { country: row.country, country_code: row.country_code, city: row.city, address: row.address, latitude: row.latitude ?? null, longitude: row.longitude ?? null };
@@ -284,7 +311,8 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       return row;
     },
 
-    findManyByIds: (ids: string[]) => repo.findManyByIds(ids),
+    /** Live companies by id, in the order asked (missing ones left out); on PGlite from memory while nothing changed. */
+    findManyByIds: (ids: string[]): Promise<CompanyRow[]> => cachedRows(ids),
 
     categories() {
       return { categories: [...CATEGORIES], total: CATEGORIES.length };

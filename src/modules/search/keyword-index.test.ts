@@ -70,7 +70,7 @@ describe('keyword index kept in step with the store', () => {
           const lexemes = index.frequencies(forms);
           assert.deepEqual(lexemes.map((l) => [order(l), l.df]).sort(), fromDb.map((l) => [order(l), l.df]).sort(), `${label}: frequencies of ${text}`);
           const q = plan(lexemes, stats.docs, stats.lexemes);
-          return { q, rows: index.candidates(q, f, 200) };
+          return { q, rows: index.candidates(q, f, 200, 10_000) };
         });
         assert.ok(got?.rows, `${label}: the index answers ${text}`);
         const want = got.q.match.length ? await repo.keywordCandidates({ ...got.q, fieldWeights: settings.fieldWeights }, f, 200, 10_000) : [];
@@ -124,7 +124,7 @@ describe('keyword index kept in step with the store', () => {
     await assertSameAsDatabase('loaded');
     const stats = await repo.corpusStats();
     // The queries do match something (the comparison is not between two empty lists).
-    const found = await vs.keywords(stats.version, stats.docs, settings, (index) => index.candidates(plan(index.frequencies([{ term: 0, lexeme: 'plumber', prefix: false }]), stats.docs, stats.lexemes), {}, 50));
+    const found = await vs.keywords(stats.version, stats.docs, settings, (index) => index.candidates(plan(index.frequencies([{ term: 0, lexeme: 'plumber', prefix: false }]), stats.docs, stats.lexemes), {}, 50, 400));
     assert.ok(found && found.length > 0);
   });
 
@@ -138,7 +138,7 @@ describe('keyword index kept in step with the store', () => {
     await assertSameAsDatabase('after a restore, a hard delete and inserts');
     const stats = await repo.corpusStats();
     const harpsichord = await vs.keywords(stats.version, stats.docs, settings, (index) =>
-      index.candidates(plan(index.frequencies([{ term: 0, lexeme: 'harpsichord', prefix: false }]), stats.docs, stats.lexemes), {}, 10),
+      index.candidates(plan(index.frequencies([{ term: 0, lexeme: 'harpsichord', prefix: false }]), stats.docs, stats.lexemes), {}, 10, 400),
     );
     assert.deepEqual(harpsichord?.map((r) => r.id), [ids[0]]);
   });
@@ -198,7 +198,7 @@ describe('keyword postings', () => {
       assert.equal(index.frequencies([{ term: 0, lexeme, prefix }])[0]!.df, df, lexeme);
       const got: number[] = [];
       const q = { match: [{ lexeme, prefix }], scored: [{ term: 0, lexeme, prefix, idf: 1 }], avgLength: 3, k1: 1.2, b: 0.75 };
-      index.score(q, () => true, (slot, score) => {
+      index.score(q, () => true, 10_000, (slot, score) => {
         assert.ok(score > 0);
         got.push(slot);
       });

@@ -107,29 +107,41 @@ export class KeywordIndex {
   }
 
   /**
-   * Calls `found` with every indexed slot that holds one of `q.match` and passes `accept`, and its score: for
-   * each term, idf · r · (k1 + 1) / (r + k1 · (1 − b + b · length / avgLength)), r being ts_rank of the term's
-   * forms times the largest field weight, as search.repo computes it. The database scores at most `cap`
-   * candidates taken in storage order; this index scores all of them (bounded by the directory's size).
+   * Calls `found` with the indexed slots that hold one of `q.match` and pass `accept`, at most `cap` of them,
+   * and their scores: for each term, idf · r · (k1 + 1) / (r + k1 · (1 − b + b · length / avgLength)), r being
+   * ts_rank of the term's forms times the largest field weight, as search.repo computes it. A prefix form also
+   * matches the word itself (as in the database); the companies holding only that word, usually the common
+   * part, are taken last. Below the cap these are the database's candidates; above it the database takes
+   * `cap` of them in storage order.
    */
-  score(q: KeywordQuery, accept: (slot: number) => boolean, found: (slot: number, score: number) => void): void {
+  score(q: KeywordQuery, accept: (slot: number) => boolean, cap: number, found: (slot: number, score: number) => void): void {
     if (q.match.length === 0 || q.scored.length === 0) return;
     const number = this.nextQuery();
     const candidates: number[] = [];
+    const collect = (id: number) => {
+      const list = this.postings[id];
+      const count = this.postingCount[id]!;
+      for (let i = 0; i < count && candidates.length < cap; i++) {
+        const slot = list![i]!;
+        if (this.stamp[slot] === number) continue;
+        const doc = this.docs[slot];
+        if (!doc || !contains(doc, id) || !accept(slot)) continue;
+        this.stamp[slot] = number;
+        candidates.push(slot);
+      }
+    };
+    const wordsOfPrefixes: number[] = [];
     for (const m of q.match) {
-      for (const id of m.prefix ? this.withPrefix(m.lexeme) : this.exact(m.lexeme)) {
-        const list = this.postings[id];
-        const count = this.postingCount[id]!;
-        for (let i = 0; i < count; i++) {
-          const slot = list![i]!;
-          if (this.stamp[slot] === number) continue;
-          const doc = this.docs[slot];
-          if (!doc || !contains(doc, id) || !accept(slot)) continue;
-          this.stamp[slot] = number;
-          candidates.push(slot);
-        }
+      if (!m.prefix) {
+        for (const id of this.exact(m.lexeme)) collect(id);
+        continue;
+      }
+      for (const id of this.withPrefix(m.lexeme)) {
+        if (this.lexemes[id] === m.lexeme) wordsOfPrefixes.push(id);
+        else collect(id);
       }
     }
+    for (const id of wordsOfPrefixes) collect(id);
     if (candidates.length === 0) return;
     // Per term: its best idf and its items, each resolved to the lexeme ids it matches (in byte order).
     const byTerm = new Map<number, { idf: number; forms: ScoredLexeme[] }>();

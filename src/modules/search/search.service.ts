@@ -260,7 +260,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       const fromIndex = await vectors.keywords(stats.version, stats.docs, settings, (index) => {
         const plan = keywordPlan(index.frequencies(forms), stats);
         if (!plan) return noKeywords;
-        const rows = index.candidates(plan.query, filters, tuning.depth);
+        const rows = index.candidates(plan.query, filters, tuning.depth, tuning.keywordCap);
         return rows ? { rows, bound: plan.bound } : undefined;
       });
       if (fromIndex) return fromIndex;
@@ -332,6 +332,20 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
    * fetch. Correct across processes and instances, since the version lives in the database.
    */
   const answers = new Map<string, { version: number; result: SearchResult; bestSimilarity: number }>();
+
+  /**
+   * The corpus statistics. On PGlite the companies change generation is exact (every write moves it before
+   * the write returns, and the version moves with it: the same trigger), so they are read once per
+   * generation and a repeated search needs no database statement at all.
+   */
+  let statsCache: { generation: number; stats: CorpusStats } | undefined;
+  async function corpusStats(): Promise<CorpusStats> {
+    const generation = companies.changeGeneration();
+    if (generation !== undefined && statsCache?.generation === generation) return statsCache.stats;
+    const stats = await repo.corpusStats();
+    if (generation !== undefined && companies.changeGeneration() === generation) statsCache = { generation, stats };
+    return stats;
+  }
   const ANSWER_CACHE_SIZE = 5000;
 
   async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
@@ -342,7 +356,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const sort = q.sort ?? 'relevance';
     const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
-    const stats = await timedStage('stats', () => repo.corpusStats());
+    const stats = await timedStage('stats', corpusStats);
     const { version } = stats;
     const hit = answers.get(key);
     searchAnswers.inc({ outcome: hit && hit.version === version ? 'cached' : 'computed' });
@@ -460,7 +474,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   async function bestSimilarityInPlace(text: string): Promise<number | undefined> {
     const { ctx } = resolvePlaceContext({ q: text });
     if (!ctx || ctx.source !== 'q') return undefined;
-    const ranked = await rank(ctx.rest ?? text, { near: nearFilter(ctx, true) }, 'semantic', await repo.corpusStats());
+    const ranked = await rank(ctx.rest ?? text, { near: nearFilter(ctx, true) }, 'semantic', await corpusStats());
     return ranked.bestSimilarity;
   }
 

@@ -275,11 +275,11 @@ export class VectorIndex {
    * The best `limit` companies for a keyword query that pass `filters`: what search.repo's keywordCandidates
    * answers. `undefined`: ask the database (search vectors not indexed, or a filter this index does not evaluate).
    */
-  keywords(keywords: KeywordIndex, q: KeywordQuery, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+  keywords(keywords: KeywordIndex, q: KeywordQuery, filters: SearchFilters, limit: number, cap: number): ScoredId[] | undefined {
     if (filters.updatedSince) return undefined;
     const accept = hasFilters(filters) ? this.predicate(filters) : undefined;
     const heap = new TopK(limit, this.idOf);
-    keywords.score(q, (slot) => this.live[slot] === 1 && (!accept || accept(slot)), (slot, score) => heap.push(slot, score));
+    keywords.score(q, (slot) => this.live[slot] === 1 && (!accept || accept(slot)), cap, (slot, score) => heap.push(slot, score));
     return heap.sorted();
   }
 

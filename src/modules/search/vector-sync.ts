@@ -14,7 +14,8 @@ import type { QueryLexeme } from './search.repo.js';
 export interface KeywordLookup {
   frequencies(forms: readonly TermForm[]): QueryLexeme[];
   /** undefined: a filter the index does not evaluate (ask the database). */
-  candidates(q: KeywordQuery, filters: SearchFilters, limit: number): ScoredId[] | undefined;
+  /** At most `cap` candidates are scored (search.repo keywordCandidates). */
+  candidates(q: KeywordQuery, filters: SearchFilters, limit: number, cap: number): ScoredId[] | undefined;
 }
 
 export interface VectorSearchOptions {
@@ -225,7 +226,7 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
       if (!keywords) return undefined;
       return use({
         frequencies: (forms) => keywords.frequencies(forms),
-        candidates: (q, filters, limit) => index.keywords(keywords, q, filters, limit),
+        candidates: (q, filters, limit, cap) => index.keywords(keywords, q, filters, limit, cap),
       });
     },
 
