@@ -118,3 +118,18 @@ export function rankItems<T extends { lexeme: string; prefix: boolean }>(forms: 
   }
   return [...byText.values()].sort((a, b) => compareBytes(a.lexeme, b.lexeme));
 }
+
+/**
+ * A query's scored forms grouped by term, in the order terms first appear: each term counts with the best idf of
+ * its forms (both keyword paths, the database's and the in-process index, score with this one grouping).
+ */
+export function groupByTerm<T extends { term: number; idf: number }>(scored: readonly T[]): { idf: number; forms: T[] }[] {
+  const byTerm = new Map<number, { idf: number; forms: T[] }>();
+  for (const l of scored) {
+    const e = byTerm.get(l.term) ?? { idf: 0, forms: [] };
+    e.idf = Math.max(e.idf, l.idf);
+    e.forms.push(l);
+    byTerm.set(l.term, e);
+  }
+  return [...byTerm.values()];
+}

@@ -1,4 +1,4 @@
-import { addContribution, compareBytes, finishRank, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
+import { addContribution, compareBytes, finishRank, groupByTerm, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
 import type { QueryLexeme, ScoredLexeme } from './search.repo.js';
 
 /** The keyword query search.service plans: the same parameters search.repo's keywordCandidates takes. */
@@ -144,14 +144,7 @@ export class KeywordIndex {
     for (const id of wordsOfPrefixes) collect(id);
     if (candidates.length === 0) return;
     // Per term: its best idf and its items, each resolved to the lexeme ids it matches (in byte order).
-    const byTerm = new Map<number, { idf: number; forms: ScoredLexeme[] }>();
-    for (const l of q.scored) {
-      const e = byTerm.get(l.term) ?? { idf: 0, forms: [] };
-      e.idf = Math.max(e.idf, l.idf);
-      e.forms.push(l);
-      byTerm.set(l.term, e);
-    }
-    const terms = [...byTerm.values()].map((t) => {
+    const terms = groupByTerm(q.scored).map((t) => {
       const items = rankItems(t.forms);
       return {
         idf: t.idf,

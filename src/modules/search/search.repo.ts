@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db.js';
 import type { WordCharacters } from '../../lib/trigram.js';
-import { rankItems, rankWeights } from '../../lib/ts-rank.js';
+import { groupByTerm, rankItems, rankWeights } from '../../lib/ts-rank.js';
 import { COMPANY_COLUMNS, type CompanyRow } from '../companies/companies.schemas.js';
 
 /** Filters as the search service resolved them (canonical category, ISO country code). */
@@ -219,14 +219,7 @@ export function createSearchRepo(db: Db) {
     ): Promise<ScoredId[]> {
       if (p.match.length === 0 || p.scored.length === 0) return [];
       const quote = (l: { lexeme: string; prefix: boolean }) => `'${l.lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${l.prefix ? ':*' : ''}`;
-      const byTerm = new Map<number, { idf: number; forms: ScoredLexeme[] }>();
-      for (const l of p.scored) {
-        const e = byTerm.get(l.term) ?? { idf: 0, forms: [] };
-        e.idf = Math.max(e.idf, l.idf);
-        e.forms.push(l);
-        byTerm.set(l.term, e);
-      }
-      const terms = [...byTerm.values()];
+      const terms = groupByTerm(p.scored);
       // ts_rank takes weights in [0, 1] ordered {D, C, B, A}.
       const weights = rankWeights(p.fieldWeights);
       const top = weights.scale;
