@@ -5,12 +5,14 @@ import { queryEmbeddingBatch, queryEmbeddings } from '../outcomes.js';
 
 /**
  * Sentence embeddings behind one interface: the bundled Universal Sentence Encoder lite
- * (default, offline, in worker threads) or an OpenAI-compatible /embeddings endpoint.
+ * (default, offline, in worker threads: use.worker.ts) or an OpenAI-compatible /embeddings endpoint.
  * Vectors are unit length, so cosine distance = 1 - dot product.
  */
 export interface EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
+  /** How the model runs, once ready: 'native' or 'tfjs' for the bundled model, 'remote' for an endpoint. */
+  readonly runtime?: string;
   embed(texts: string[]): Promise<number[][]>;
   /** One query text, through an LRU cache: repeated queries cost nothing. */
   embedQuery(text: string): Promise<number[]>;
@@ -55,6 +57,7 @@ const QUERY_BATCH = 32;
 abstract class CachedProvider implements EmbeddingProvider {
   abstract readonly model: string;
   readonly dimensions = DIMENSIONS;
+  abstract readonly runtime: string | undefined;
   private readonly cache: LruCache<Promise<number[]>>;
   /**
    * Query micro-batching: at most `maxInFlight` query calls run at once (one per worker); queries
@@ -115,6 +118,7 @@ class LocalUseProvider extends CachedProvider {
   private nextId = 1;
   private readyCount = 0;
   private closed = false;
+  runtime: string | undefined;
 
   constructor(workerCount: number, cacheSize: number) {
     super(cacheSize, workerCount);
@@ -124,9 +128,10 @@ class LocalUseProvider extends CachedProvider {
       worker.unref();
       const slot = { worker, busy: 0, ready: Promise.resolve() };
       slot.ready = new Promise<void>((resolve, reject) => {
-        worker.on('message', (msg: { type: string; id?: number; flat?: Float32Array; error?: string }) => {
+        worker.on('message', (msg: { type: string; id?: number; flat?: Float32Array; error?: string; runtime?: string }) => {
           if (msg.type === 'ready') {
             this.readyCount++;
+            this.runtime = msg.runtime;
             resolve();
           } else if (msg.type === 'fatal') {
             reject(new Error(msg.error));
@@ -185,6 +190,7 @@ class LocalUseProvider extends CachedProvider {
 
 /** OpenAI-compatible /v1/embeddings; the model must return (or be asked for) 512 dimensions. */
 class OpenAiEmbeddingProvider extends CachedProvider {
+  readonly runtime = 'remote';
   constructor(
     private readonly baseUrl: string,
     private readonly apiKey: string | undefined,

