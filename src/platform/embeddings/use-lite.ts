@@ -205,9 +205,19 @@ export class UseLiteEncoder {
   }
 
   private embedOne(text: string): Float32Array {
+    // Clipped to the model's 128 tokens, as the graph does. (Averaging the states of every
+    // 128-token window instead was tried on the eval: hybrid nDCG@10 0.893 against 0.898.)
     const ids = this.tokenizer.encode(text).slice(0, this.maxTokens);
-    const n = ids.length;
     const pooled = new Float32Array(WIDTH);
+    this.encodeTokens(ids, pooled);
+    const count = ids.length;
+    if (count > 0) for (let j = 0; j < WIDTH; j++) pooled[j]! /= count;
+    return this.head(pooled);
+  }
+
+  /** Adds the final states of the tokens `ids` (at most maxTokens) into `pooled`. */
+  private encodeTokens(ids: number[], pooled: Float32Array): void {
+    const n = ids.length;
     if (n > 0) {
       const e = this.embeddingWidth;
       const half = this.invTimescales.length;
@@ -245,8 +255,11 @@ export class UseLiteEncoder {
         x = y;
       }
       for (let i = 0; i < n; i++) for (let j = 0; j < WIDTH; j++) pooled[j]! += x[i * WIDTH + j]!;
-      for (let j = 0; j < WIDTH; j++) pooled[j]! /= n;
     }
+  }
+
+  /** The pooled mean through the tanh layer, L2-normalised. */
+  private head(pooled: Float32Array): Float32Array {
     const hidden = new Float32Array(WIDTH);
     this.sgemm(pooled, 1, WIDTH, this.tanhW, WIDTH, this.tanhB, hidden, false);
     let sq = 0;
