@@ -28,6 +28,7 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
     assert.equal(body.status, 'ok');
     assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'shutdown', 'vector_index']);
     for (const check of Object.values(body.checks) as { ok: boolean }[]) assert.equal(check.ok, true);
+    assert.match(body.checks.embeddings.detail, /^use-lite-512 \((native|tfjs)\)$/, 'names the model and how it runs');
     assert.equal(body.version, '2.0.0');
   });
 

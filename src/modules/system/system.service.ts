@@ -27,7 +27,7 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
             () => ({ ok: false, detail: 'cannot read migrations' }),
           )
         : { ok: false, detail: 'database unreachable' };
-      const emb = embeddings.isReady() ? { ok: true, detail: embeddings.model } : { ok: false, detail: 'embedding model not loaded' };
+      const emb = embeddings.isReady() ? { ok: true, detail: embeddings.runtime ? `${embeddings.model} (${embeddings.runtime})` : embeddings.model } : { ok: false, detail: 'embedding model not loaded' };
       const job = !config.runJobs ? { ok: true, detail: 'jobs run in a separate worker' } : jobs.isRunning() ? { ok: true } : { ok: false, detail: 'job queue not running' };
       const shutdown = draining ? { ok: false, detail: 'shutting down: finishing requests, routing should stop' } : { ok: true };
       // Informational: while the index loads or builds, search answers from the database (slower, still correct).
