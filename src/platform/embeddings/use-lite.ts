@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { EmbeddingsModel } from '@energetic-ai/embeddings';
+import type { Sgemm } from '../native.js';
 
 /**
  * The bundled Universal Sentence Encoder lite (a two-layer transformer, 8k SentencePiece
  * vocabulary, 512 dimensions), evaluated directly from its weights instead of through the
  * TensorFlow.js graph: the graph runs ~300 kernels per call, whose fixed cost dominated a short
  * query (about 12-18 ms); this forward pass does the same arithmetic in a handful of matrix
- * products (native when the addon is built, see native-sgemm.ts) and gives the same vectors
+ * products (native when the kernels are built: platform/native.ts) and gives the same vectors
  * (cosine ≥ 0.99999 with the graph's, checked by use-lite.test.ts).
  *
  * The graph's quirks are kept as they are, since documents already stored were embedded by it:
@@ -17,9 +18,7 @@ import { EmbeddingsModel } from '@energetic-ai/embeddings';
  * pooled vector is the mean over real tokens, then tanh(W·x + b), then L2-normalised.
  */
 
-/** C[n×m] = A[n×k] · W[k×m] + bias[m] (row-major); `relu` clamps at zero. */
-export type Sgemm = (a: Float32Array, n: number, k: number, w: Float32Array, m: number, bias: Float32Array | null, out: Float32Array, relu: boolean) => void;
-
+/** The same product in JavaScript (tests compare the kernels with it). */
 export const jsSgemm: Sgemm = (a, n, k, w, m, bias, out, relu) => {
   for (let i = 0; i < n; i++) {
     const row = i * m;

