@@ -218,4 +218,36 @@ describe('vector index', () => {
     index.remove(added.id);
     assert.notEqual(index.search(added.vector!, {}, 1)![0]!.id, added.id);
   });
+
+  it('chooses between the graph and an exact scan of a filter\'s rows by measured cost, the scan giving the full answer', () => {
+    const index = new VectorIndex({ dimensions: D, exactBelow: 100, oversample: 3, chooseByCost: true });
+    const rows = new Map<string, VectorRow>();
+    for (let i = 0; i < 3000; i++) {
+      const r = row(i);
+      rows.set(r.id, r);
+      index.apply(r);
+    }
+    index.installGraph(buildGraph(index));
+    const costs = index as unknown as { scanCost: number; graphCost: number };
+    // A filter over a quarter of the directory (750 rows, above exactBelow): cheap rows, dear neighbours → scan.
+    costs.scanCost = 0.01;
+    costs.graphCost = 100;
+    const broad: SearchFilters = { countryCode: 'DE' };
+    for (let t = 0; t < 5; t++) {
+      const q = randomVector();
+      assert.deepEqual(ids(index.search(q, broad, 10)), ids(bruteForce(rows, q, broad, 10)), 'the scan is exact');
+    }
+    assert.equal(index.paths.scan, 5);
+    assert.equal(index.paths.graph, 0);
+    // Dear rows, cheap neighbours → the graph; and what each path costs is measured as it runs.
+    costs.scanCost = 100;
+    costs.graphCost = 0.001;
+    for (const r of index.search(randomVector(), broad, 20)!) assert.equal(rows.get(r.id)!.countryCode, 'DE');
+    assert.equal(index.paths.graph, 1);
+    assert.ok(costs.graphCost > 0.001, 'the graph search updated its measured cost');
+    // More than half the directory: always the graph (a scan would read most rows).
+    costs.scanCost = 0.000001;
+    index.search(randomVector(), { verifiedOnly: true }, 10);
+    assert.equal(index.paths.graph, 2);
+  });
 });

@@ -16,7 +16,10 @@ import { loadNativeKernels } from '../../platform/native.js';
  *   of those rows, complete, the same answer as PostgreSQL's exact scan;
  * - otherwise the HNSW graph (usearch, int8-quantised), asked for more neighbours than needed
  *   (more still when filters drop some), every candidate re-scored exactly from the float
- *   vectors; when too few candidates pass the filters, the exact scan answers instead.
+ *   vectors; when too few candidates pass the filters, the exact scan answers instead;
+ * - with `chooseByCost`, a filter leaving more than `exactBelow` (and at most half the directory)
+ *   is still scanned exactly when rows × measured cost per row is below neighbours asked ×
+ *   measured cost per neighbour: the scan is complete, so it is preferred whenever it is cheaper.
  * `undefined` means "ask the database" (the graph is being built, or a filter this index does
  * not evaluate: updated_since).
  */
@@ -26,7 +29,15 @@ export interface VectorIndexOptions {
   exactBelow: number;
   /** HNSW candidates asked for per result wanted, before filters. */
   oversample: number;
+  /**
+   * Above `exactBelow`, still scan a filter's rows exactly when that is expected to cost less than the
+   * graph search it replaces, by the costs this index measured (per row scanned, per neighbour asked).
+   */
+  chooseByCost?: boolean;
 }
+
+/** Most slots kept across cached filter matches (16 MB of Int32): older entries go first. */
+const MATCH_SLOTS_BUDGET = 4_000_000;
 
 /** One company as the index receives it (removed, or without an embedding: not indexed). */
 export type VectorRow = VectorSourceRow;
@@ -59,11 +70,21 @@ export class VectorIndex {
   /** Bumped by every write: cached filter matches are valid for one generation. */
   private generation = 0;
   private readonly matchCache = new Map<string, { generation: number; matches: Matches }>();
+  private matchSlots = 0;
   /** Reused while collecting matches (one allocation per directory size, not per filter). */
   private scratch = new Int32Array(0);
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
   private readonly dotRows = loadNativeKernels()?.dotRows;
   private dotScratch = new Float64Array(0);
+  /**
+   * Measured costs (µs, moving averages) of the two ways to answer a filtered query: per row of an exact
+   * scan, per neighbour asked of the graph. They start from this machine's figures at 100k companies and
+   * follow the directory as it grows (a graph search costs more per neighbour in a larger graph).
+   */
+  private scanCost = this.dotRows ? 0.3 : 1;
+  private graphCost = 4;
+  /** How many filtered searches each path answered (health and tests). */
+  readonly paths = { scan: 0, graph: 0, fallback: 0 };
   private graph: Graph | undefined;
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
@@ -238,6 +259,11 @@ export class VectorIndex {
     // Ask the graph for enough neighbours that `limit` of them pass the filters (in expectation, with margin).
     const share = count / this.slotOf.size;
     const want = Math.min(this.slotOf.size, Math.ceil((limit * this.options.oversample) / share));
+    if (matches && matches.slots.length === count && this.options.chooseByCost && count * this.scanCost < want * this.graphCost) {
+      this.paths.scan++;
+      return this.timedExact(q, matches, limit);
+    }
+    const started = performance.now();
     const found = this.graph.search(q, want, 1);
     const accept = filtered ? this.predicate(filters) : undefined;
     const heap = new TopK(limit, this.idOf);
@@ -249,8 +275,15 @@ export class VectorIndex {
       passed++;
       heap.push(slot, this.dot(q, slot));
     }
+    if (filtered) {
+      this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
+      this.paths.graph++;
+    }
     // Too few passed (a filter that the nearest neighbours rarely meet): the exact scan is complete.
-    if (passed < Math.min(limit, count)) return this.exact(q, undefined, limit, accept);
+    if (passed < Math.min(limit, count)) {
+      this.paths.fallback++;
+      return matches && matches.slots.length === count ? this.timedExact(q, matches, limit) : this.exact(q, undefined, limit, accept);
+    }
     return heap.sorted();
   }
 
@@ -316,6 +349,14 @@ export class VectorIndex {
   }
 
   /** Scores the matched slots, or every live slot that `accept` lets through. */
+  /** An exact scan of a filter's rows, its cost per row folded into the moving average. */
+  private timedExact(q: Float32Array, matches: Matches, limit: number): ScoredId[] {
+    const started = performance.now();
+    const out = this.exact(q, matches, limit);
+    if (matches.count > 0) this.scanCost = 0.9 * this.scanCost + (0.1 * (performance.now() - started) * 1000) / matches.count;
+    return out;
+  }
+
   private exact(q: Float32Array, matches: Matches | undefined, limit: number, accept?: (slot: number) => boolean): ScoredId[] {
     const heap = new TopK(limit, this.idOf);
     if (matches && this.dotRows && q.length === this.dimensions) {
@@ -340,10 +381,21 @@ export class VectorIndex {
     if (this.scratch.length < this.slotOf.size) this.scratch = new Int32Array(this.slotOf.size);
     let count = 0;
     for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && accept(slot)) this.scratch[count++] = slot;
-    // Only an exact scan reads the slots: a broad filter keeps its count alone (the cache stays small).
-    const matches = { slots: count <= this.options.exactBelow ? this.scratch.slice(0, count) : new Int32Array(0), count };
+    // Only an exact scan reads the slots: a filter too broad to scan (more than half the directory, where the
+    // graph is always cheaper) keeps its count alone; the cache keeps at most MATCH_SLOTS_BUDGET slots.
+    const keepSlots = count <= this.options.exactBelow || (this.options.chooseByCost && count <= this.slotOf.size / 2);
+    const matches = { slots: keepSlots ? this.scratch.slice(0, count) : new Int32Array(0), count };
+    if (hit) {
+      this.matchSlots -= hit.matches.slots.length;
+      this.matchCache.delete(key);
+    }
     this.matchCache.set(key, { generation: this.generation, matches });
-    if (this.matchCache.size > 256) this.matchCache.delete(this.matchCache.keys().next().value as string);
+    this.matchSlots += matches.slots.length;
+    while (this.matchCache.size > 256 || this.matchSlots > MATCH_SLOTS_BUDGET) {
+      const oldest = this.matchCache.keys().next().value as string;
+      this.matchSlots -= this.matchCache.get(oldest)!.matches.slots.length;
+      this.matchCache.delete(oldest);
+    }
     return matches;
   }
 

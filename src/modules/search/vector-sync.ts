@@ -62,7 +62,7 @@ type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' 
 export function createVectorSearch(source: Source, options: VectorSearchOptions) {
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
-  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4 });
+  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true });
   let state: VectorIndexStatus['state'] = 'loading';
   let syncedVersion = -1;
   let watermark = '0';
