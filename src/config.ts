@@ -27,6 +27,8 @@ export interface Config {
     dimensions: number;
     cacheSize: number;
     workers: number;
+    /** Run the bundled model on the native kernels when they were built (NATIVE_KERNELS; same vectors either way). */
+    nativeKernels: boolean;
   };
   /**
    * The in-process vector index (src/modules/search/vector-sync.ts): the semantic side of search
@@ -38,6 +40,8 @@ export interface Config {
     exactBelow: number;
     /** Threads that build the HNSW graph (default: all cores but one). */
     buildThreads: number;
+    /** Exact scans through the native kernel when it was built (NATIVE_KERNELS; same answers either way). */
+    nativeKernels: boolean;
   };
   llm: {
     baseUrl: string | undefined;
@@ -214,11 +218,13 @@ export function loadConfig(env: Env = process.env): Config {
       dimensions: int(env, 'EMBEDDINGS_DIMENSIONS', 512, 512, 512),
       cacheSize: int(env, 'EMBEDDINGS_CACHE_SIZE', 5000, 0, 1_000_000),
       workers: int(env, 'EMBEDDINGS_WORKERS', 1, 1, 16),
+      nativeKernels: bool(env, 'NATIVE_KERNELS', true),
     },
     vectorIndex: {
       enabled: bool(env, 'VECTOR_INDEX', true),
       exactBelow: int(env, 'VECTOR_INDEX_EXACT_BELOW', 10_000, 0, 10_000_000),
       buildThreads: int(env, 'VECTOR_INDEX_BUILD_THREADS', Math.max(1, os.availableParallelism() - 1), 1, 64),
+      nativeKernels: bool(env, 'NATIVE_KERNELS', true),
     },
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', undefined, ['http:', 'https:']),

@@ -111,6 +111,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     ? createVectorSearch(searchRepo, {
         dimensions: config.embeddings.dimensions,
         exactBelow: config.vectorIndex.exactBelow,
+        nativeKernels: config.vectorIndex.nativeKernels,
         buildThreads: config.vectorIndex.buildThreads,
         keywords: { fieldWeights: defaultTuning.fieldWeights, prefixLength: defaultTuning.prefixMinLength },
         log,

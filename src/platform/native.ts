@@ -17,12 +17,11 @@ export const NATIVE_KERNELS_PATH = new URL('../../native/build/kernels.node', im
 let loaded: NativeKernels | undefined | null = null;
 
 /**
- * The native kernels when they were built on this machine, else undefined: callers then use their
- * JavaScript or TensorFlow.js path (same results, slower). `NATIVE_KERNELS=0` in the environment
- * forces that fallback, so it can be tested and compared.
+ * The native kernels when they were built on this machine (and `enabled`: config NATIVE_KERNELS),
+ * else undefined: callers then use their JavaScript or TensorFlow.js path (same results, slower).
  */
-export function loadNativeKernels(): NativeKernels | undefined {
-  if (process.env.NATIVE_KERNELS === '0') return undefined;
+export function loadNativeKernels(enabled = true): NativeKernels | undefined {
+  if (!enabled) return undefined;
   if (loaded !== null) return loaded;
   loaded = undefined;
   if (fs.existsSync(NATIVE_KERNELS_PATH)) {

@@ -115,9 +115,7 @@ describe('vector index', () => {
 
   it('gives the same exact-scan answers with the native kernel and with the JavaScript loop', (t) => {
     if (!loadNativeKernels()) return t.skip('native kernels not built');
-    process.env.NATIVE_KERNELS = '0';
-    const plain = new VectorIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
-    delete process.env.NATIVE_KERNELS;
+    const plain = new VectorIndex({ dimensions: D, exactBelow: 10_000, oversample: 3, nativeKernels: false });
     const native = new VectorIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
     for (let i = 0; i < 500; i++) {
       const r = row(i);

@@ -3,7 +3,7 @@ import type { Graph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
-import { loadNativeKernels } from '../../platform/native.js';
+import { loadNativeKernels, type DotRows } from '../../platform/native.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
@@ -34,6 +34,8 @@ export interface VectorIndexOptions {
    * graph search it replaces, by the costs this index measured (per row scanned, per neighbour asked).
    */
   chooseByCost?: boolean;
+  /** Exact scans through the native kernel when it was built (default true). */
+  nativeKernels?: boolean;
 }
 
 /** Most slots kept across cached filter matches (16 MB of Int32): older entries go first. */
@@ -74,14 +76,14 @@ export class VectorIndex {
   /** Reused while collecting matches (one allocation per directory size, not per filter). */
   private scratch = new Int32Array(0);
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
-  private readonly dotRows = loadNativeKernels()?.dotRows;
+  private readonly dotRows: DotRows | undefined;
   private dotScratch = new Float64Array(0);
   /**
    * Measured costs (µs, moving averages) of the two ways to answer a filtered query: per row of an exact
    * scan, per neighbour asked of the graph. They start from this machine's figures at 100k companies and
    * follow the directory as it grows (a graph search costs more per neighbour in a larger graph).
    */
-  private scanCost = this.dotRows ? 0.3 : 1;
+  private scanCost: number;
   private graphCost = 4;
   /** How many filtered searches each path answered (health and tests). */
   readonly paths = { scan: 0, graph: 0, fallback: 0 };
@@ -97,6 +99,8 @@ export class VectorIndex {
   constructor(options: VectorIndexOptions) {
     this.options = options;
     this.dimensions = options.dimensions;
+    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRows;
+    this.scanCost = this.dotRows ? 0.3 : 1;
     this.grow(1024);
   }
 

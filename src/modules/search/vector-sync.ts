@@ -28,6 +28,8 @@ export interface VectorSearchOptions {
   pageSize?: number;
   /** A catch-up that brings more rows than this drops the graph and rebuilds it (cheaper than one by one). */
   rebuildAfter?: number;
+  /** Exact scans through the native kernel when it was built (config NATIVE_KERNELS). */
+  nativeKernels?: boolean;
   /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
   keywords?: { fieldWeights: readonly [number, number, number, number]; prefixLength: number };
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
@@ -62,7 +64,7 @@ type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' 
 export function createVectorSearch(source: Source, options: VectorSearchOptions) {
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
-  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true });
+  const index = new VectorIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels });
   let state: VectorIndexStatus['state'] = 'loading';
   let syncedVersion = -1;
   let watermark = '0';

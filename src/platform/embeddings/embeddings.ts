@@ -120,11 +120,11 @@ class LocalUseProvider extends CachedProvider {
   private closed = false;
   runtime: string | undefined;
 
-  constructor(workerCount: number, cacheSize: number) {
+  constructor(workerCount: number, cacheSize: number, nativeKernels: boolean) {
     super(cacheSize, workerCount);
     const entry = new URL(import.meta.url.endsWith('.ts') ? './use.worker.ts' : './use.worker.js', import.meta.url).href;
     for (let i = 0; i < workerCount; i++) {
-      const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry } });
+      const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry, nativeKernels } });
       worker.unref();
       const slot = { worker, busy: 0, ready: Promise.resolve() };
       slot.ready = new Promise<void>((resolve, reject) => {
@@ -227,7 +227,7 @@ class OpenAiEmbeddingProvider extends CachedProvider {
 
 export function createEmbeddingProvider(config: Config['embeddings']): EmbeddingProvider {
   if (config.provider === 'openai') return new OpenAiEmbeddingProvider(config.baseUrl!, config.apiKey, config.model, config.cacheSize);
-  return new LocalUseProvider(config.workers, config.cacheSize);
+  return new LocalUseProvider(config.workers, config.cacheSize, config.nativeKernels);
 }
 
 /** pgvector's text form: '[0.1,0.2,...]'. */

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadNativeKernels } from '../native.js';
 import { UseLiteEncoder } from './use-lite.js';
 
@@ -16,7 +16,7 @@ interface EmbedRequest {
 type Embed = (texts: string[]) => Promise<ArrayLike<number>[]>;
 
 async function load(): Promise<{ embed: Embed; runtime: string }> {
-  const native = loadNativeKernels();
+  const native = loadNativeKernels((workerData as { nativeKernels?: boolean }).nativeKernels !== false);
   if (native) {
     const encoder = new UseLiteEncoder(native.sgemm);
     return { embed: async (texts) => encoder.embed(texts), runtime: 'native' };
