@@ -258,7 +258,7 @@ export class VectorIndex {
     const matches = filtered ? this.matching(filters) : undefined;
     const count = matches ? matches.count : this.slotOf.size;
     if (count === 0) return [];
-    if (count <= this.options.exactBelow) return this.exact(q, matches, limit);
+    if (count <= this.options.exactBelow) return matches ? this.timedExact(q, matches, limit) : this.exact(q, undefined, limit);
     if (!this.graph) return undefined;
     // Ask the graph for enough neighbours that `limit` of them pass the filters (in expectation, with margin).
     const share = count / this.slotOf.size;
@@ -352,7 +352,6 @@ export class VectorIndex {
     return s0 + s1 + s2 + s3;
   }
 
-  /** Scores the matched slots, or every live slot that `accept` lets through. */
   /** An exact scan of a filter's rows, its cost per row folded into the moving average. */
   private timedExact(q: Float32Array, matches: Matches, limit: number): ScoredId[] {
     const started = performance.now();
@@ -361,6 +360,7 @@ export class VectorIndex {
     return out;
   }
 
+  /** Scores the matched slots, or every live slot that `accept` lets through. */
   private exact(q: Float32Array, matches: Matches | undefined, limit: number, accept?: (slot: number) => boolean): ScoredId[] {
     const heap = new TopK(limit, this.idOf);
     if (matches && this.dotRows && q.length === this.dimensions) {
@@ -395,7 +395,8 @@ export class VectorIndex {
     }
     this.matchCache.set(key, { generation: this.generation, matches });
     this.matchSlots += matches.slots.length;
-    while (this.matchCache.size > 256 || this.matchSlots > MATCH_SLOTS_BUDGET) {
+    // Never the entry just added (it is the newest), even if it alone is over the budget.
+    while (this.matchCache.size > 1 && (this.matchCache.size > 256 || this.matchSlots > MATCH_SLOTS_BUDGET)) {
       const oldest = this.matchCache.keys().next().value as string;
       this.matchSlots -= this.matchCache.get(oldest)!.matches.slots.length;
       this.matchCache.delete(oldest);
