@@ -4,8 +4,9 @@
  *   out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
  * - dotRows, for the vector index's exact scan (src/modules/search/vector-index.ts): the dot
  *   product of one query with the rows of a matrix that a list of slots names.
- * Built by scripts/build-native.mjs with -O3 -march=native (AVX2/FMA here); without the build the
- * encoder falls back to the TensorFlow.js graph.
+ * Built by scripts/build-native.mjs with -O3 -march=native; without the build the encoder falls
+ * back to the TensorFlow.js graph and the scan to JavaScript. STRIP and BR can be set with -D to
+ * tune for another machine.
  */
 #include <node_api.h>
 #include <string.h>
@@ -23,10 +24,10 @@
 typedef float v8 __attribute__((vector_size(32), aligned(4)));
 
 /*
- * Register-blocked core: 4 rows × 16 columns of the output stay in eight vector registers while
- * p runs over k; each step loads two vectors of w and broadcasts four values of a.
+ * Register-blocked core: BR rows × 16 columns of the output stay in 2·BR vector registers while
+ * p runs over k; each step loads two vectors of w and broadcasts BR values of a.
  */
-static void block4x16(const float *a, int k, const float *w, int m, float *out, const float *bias, int relu) {
+static void block_rows16(const float *a, int k, const float *w, int m, float *out, const float *bias, int relu) {
   v8 acc[BR][2];
   for (int r = 0; r < BR; r++)
     for (int h = 0; h < 2; h++) {
@@ -78,20 +79,18 @@ static void generic(const float *a, int n, int k, const float *w, int m, const f
 }
 
 static void kernel(const float *a, int n, int k, const float *w, int m, const float *bias, float *out, int relu) {
-  const int n4 = n - n % BR, m16 = m - m % 16;
+  const int nb = n - n % BR, m16 = m - m % 16;
   /* Column strips keep the strip of w (k×STRIP floats) in L2 across all row blocks. */
   for (int j0 = 0; j0 < m16; j0 += STRIP) {
     const int j1 = j0 + STRIP < m16 ? j0 + STRIP : m16;
-    for (int i = 0; i < n4; i += BR)
+    for (int i = 0; i < nb; i += BR)
       for (int j = j0; j < j1; j += 16)
-        block4x16(a + (size_t)i * k, k, w + j, m, out + (size_t)i * m + j, bias ? bias + j : 0, relu);
+        block_rows16(a + (size_t)i * k, k, w + j, m, out + (size_t)i * m + j, bias ? bias + j : 0, relu);
   }
   /* The edges: the last n % BR rows (all columns), and the last m % 16 columns of the other rows. */
-  if (n4 < n) generic(a, n, k, w, m, bias, out, relu, n4, 0);
-  if (m16 < m && n4 > 0) {
-    /* generic() over rows [0, n4) and columns [m16, m): run it on the full rows, limited by n4. */
-    generic(a, n4, k, w, m, bias, out, relu, 0, m16);
-  }
+  if (nb < n) generic(a, n, k, w, m, bias, out, relu, nb, 0);
+  /* Rows [0, nb), columns [m16, m). */
+  if (m16 < m && nb > 0) generic(a, nb, k, w, m, bias, out, relu, 0, m16);
 }
 
 static int floats(napi_env env, napi_value v, float **data, size_t *length) {

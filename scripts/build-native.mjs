@@ -1,8 +1,9 @@
 /**
  * Builds native/kernels.c (the embedding model's matrix kernel, the vector index's exact scan)
  * into native/build/kernels.node with the machine's C compiler, against the running Node's own
- * Node-API headers. Run by the root postinstall. Never fails the install: without a compiler or headers the embedding model runs on
- * its TensorFlow.js graph and the exact scan in JavaScript (same results, slower), and the log says so.
+ * Node-API headers. Run by the root postinstall. Never fails the install: without a compiler or
+ * headers the embedding model runs on its TensorFlow.js graph and the exact scan in JavaScript
+ * (same results, slower), and the log says so.
  * Node-API is ABI-stable, so one build serves every Node version from 18 on.
  */
 import { execFileSync } from 'node:child_process';

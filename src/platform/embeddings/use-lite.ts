@@ -115,8 +115,9 @@ export class UseLiteEncoder {
     // The package's own SentencePiece tokenizer (the model is not used: only its vocabulary).
     this.tokenizer = new EmbeddingsModel({ vocabulary, model: undefined } as unknown as ConstructorParameters<typeof EmbeddingsModel>[0]).tokenizer;
     this.embeddings = f('module/Embeddings_en');
-    this.embeddingWidth = this.embeddings.length / 8002;
     this.invTimescales = f(`${S}Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`);
+    // The timing signal (sines and cosines, one pair per timescale) is added to the token embedding: same width.
+    this.embeddingWidth = 2 * this.invTimescales.length;
     this.epsilon = scalar(`${S}Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`);
     this.heads = scalar(`${S}Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2`);
     this.maxTokens = scalar('module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Less/y');
