@@ -34,7 +34,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.js';
 import { migrate, openDb, type Db } from '../src/platform/db.js';
 import { createEmbeddingProvider, toPgVector } from '../src/platform/embeddings/embeddings.js';
-import { embeddingText } from '../src/modules/companies/companies.service.js';
+import { embedProfiles } from '../src/modules/companies/profile-vector.js';
 import { countryCode } from '../src/lib/countries.js';
 import { cityCoordinates } from '../src/lib/geo.js';
 
@@ -130,11 +130,11 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
   log(`embedding ${templates.length} template texts with the real model`);
   const config = loadConfig({ EMBEDDINGS_WORKERS: workers });
   const emb = createEmbeddingProvider(config.embeddings);
-  const texts = templates.map((t) => embeddingText({ ...t, services: [], city: '', country: '' }));
+  const profiles = templates.map((t) => ({ ...t, services: [], city: '', country: '' }));
   const vectors: number[][] = [];
-  const chunks: string[][] = [];
-  for (let i = 0; i < texts.length; i += 64) chunks.push(texts.slice(i, i + 64));
-  const results = await Promise.all(chunks.map((c) => emb.embed(c)));
+  const chunks: (typeof profiles)[] = [];
+  for (let i = 0; i < profiles.length; i += 64) chunks.push(profiles.slice(i, i + 64));
+  const results = await Promise.all(chunks.map((c) => embedProfiles(emb, c)));
   for (const r of results) vectors.push(...r);
   await emb.close();
 

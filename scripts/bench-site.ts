@@ -22,7 +22,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.js';
 import { migrate, openDb, type Db } from '../src/platform/db.js';
 import { createEmbeddingProvider, toPgVector } from '../src/platform/embeddings/embeddings.js';
-import { embeddingText } from '../src/modules/companies/companies.service.js';
+import { embedProfiles } from '../src/modules/companies/profile-vector.js';
 import { countryCode } from '../src/lib/countries.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,9 +90,9 @@ async function freshStore(): Promise<{ db: Db; env: Record<string, string>; clea
 async function load(db: Db, templates: Template[]): Promise<void> {
   log(`embedding ${templates.length} template texts with the real model`);
   const emb = createEmbeddingProvider(loadConfig({ EMBEDDINGS_WORKERS: workers }).embeddings);
-  const texts = templates.map((t) => embeddingText({ ...t, services: [], city: '', country: '' }));
+  const profiles = templates.map((t) => ({ ...t, services: [], city: '', country: '' }));
   const vectors: number[][] = [];
-  for (let i = 0; i < texts.length; i += 64) vectors.push(...(await emb.embed(texts.slice(i, i + 64))));
+  for (let i = 0; i < profiles.length; i += 64) vectors.push(...(await embedProfiles(emb, profiles.slice(i, i + 64))));
   await emb.close();
   const byCategory = new Map<string, Template[]>();
   for (const t of templates) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);

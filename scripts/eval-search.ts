@@ -11,7 +11,7 @@
  *   --pglite-only        ignore TEST_DATABASE_URL
  *   --sweep              also sweep the fusion weights and print the grid (hybrid nDCG@10)
  *   --embedding-cache F  keep document vectors in file F between runs (faster tuning iterations)
- *   --verbose            print each hybrid query's nDCG@10 and the first result keys
+ *   --verbose            print each hybrid query's nDCG@10 and the first result keys with their match_score
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -196,7 +196,7 @@ async function evaluateStore(kind: 'pglite' | 'postgres', embeddings: EmbeddingP
         const keys = res.companies.map((c) => keyByDomain.get(normalizeDomain(c.website_url) ?? ''));
         const m = metrics(keys, q.relevant);
         scores.set(q.qid, m);
-        if (verbose) console.log(`  ${q.qid} ${q.type.padEnd(12)} ndcg=${m.ndcg.toFixed(2)} [${keys.slice(0, 5).join(' ')}] want ${JSON.stringify(q.relevant)} :: ${q.query.slice(0, 70)}`);
+        if (verbose) console.log(`  ${q.qid} ${q.type.padEnd(12)} ndcg=${m.ndcg.toFixed(2)} [${keys.slice(0, 5).map((k, i) => `${k} ${res.companies[i]!.match_score.toFixed(3)}`).join(', ')}] want ${JSON.stringify(q.relevant)} :: ${q.query.slice(0, 70)}`);
       }
       return scores;
     };

@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { invalid } from '../../platform/errors.js';
-import { embeddingText } from './companies.service.js';
+import { embedProfiles } from './profile-vector.js';
 import type { ToolsEditing } from './tools.editing.js';
 import { createToolsRepo, type SubscriptionRow } from './tools.repo.js';
 import type { ToolDetailResponse } from './tools.schemas.js';
@@ -135,7 +135,7 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
       for (;;) {
         const rows = await repo.reindexBatch(after, batchSize);
         if (rows.length === 0) return done;
-        const vectors = await embeddings.embed(rows.map((r) => embeddingText(r)));
+        const vectors = await embedProfiles(embeddings, rows);
         for (let i = 0; i < rows.length; i++) await repo.reindexOne(rows[i]!.id, toPgVector(vectors[i]!), embeddings.model);
         done += rows.length;
         after = rows[rows.length - 1]!.id;

@@ -9,7 +9,8 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound, type ValidationIssue } from '../../platform/errors.js';
 import { toValidationIssues } from '../../platform/error-handler.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
-import { embeddingText, type CompaniesService } from './companies.service.js';
+import type { CompaniesService } from './companies.service.js';
+import { embedProfiles, embeddingText } from './profile-vector.js';
 import type { CompanyInput } from './companies.schemas.js';
 import { createToolsRepo, type SubscriptionRow, type ToolRow } from './tools.repo.js';
 import {
@@ -194,7 +195,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
     const next = { ...row, ...values } as ToolRow;
     let embedding: { vector: string; model: string } | undefined;
     if (embeddingText(row) !== embeddingText(next)) {
-      const [vector] = await embeddings.embed([embeddingText(next)]);
+      const [vector] = await embedProfiles(embeddings, [next]);
       embedding = { vector: toPgVector(vector!), model: embeddings.model };
     }
     const edited = ownerEdited ?? [...new Set([...row.owner_edited_fields, ...diff.map((d) => d.field)])];
