@@ -42,10 +42,17 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return openPglite(options.pgliteDir);
 }
 
+/** PGlite's shared_buffers (see openPglite). */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
 async function openPglite(dir: string | undefined): Promise<Db> {
   if (dir) fs.mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir ? path.join(dir, 'pglite') : undefined, {
     extensions: { vector, pg_trgm },
+    // PGlite's buffer pool lives in the process's WebAssembly memory, which never shrinks: 32 MB
+    // instead of PostgreSQL's 128 MB keeps about 100 MB off the server's resident memory at 100k
+    // companies (README, search speed); pages beyond it come from the OS page cache.
+    postgresqlconf: [`shared_buffers = ${PGLITE_SHARED_BUFFERS}`],
   });
   const toRows = <T>(r: { rows: unknown[] }) => r.rows as T[];
   return {
