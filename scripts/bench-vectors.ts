@@ -16,7 +16,7 @@ import { createEmbeddingProvider } from '../src/platform/embeddings/embeddings.j
 import { createSearchRepo, type SearchFilters } from '../src/modules/search/search.repo.js';
 import { VectorIndex } from '../src/modules/search/vector-index.js';
 import usearch from 'usearch';
-import { graphConfig, newGraph, type Graph } from '../src/modules/search/vector-graph.js';
+import { newGraph, searchBreadth, type Graph } from '../src/modules/search/vector-graph.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -59,7 +59,8 @@ log(`loaded ${n} companies in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 // (graph candidates per result wanted); each combination is measured on the same queries.
 const quantisations = option('--variants', 'i8')!.split(',');
 const oversamples = option('--oversample', '3')!.split(',').map(Number);
-const efs = option('--ef', String(graphConfig(D).expansion_search))!.split(',').map(Number);
+// The default breadth is the service's for this many companies (vector-graph.ts searchBreadth).
+const efs = option('--ef', String(searchBreadth(n)))!.split(',').map(Number);
 const quantKind = (q: string) => (q === 'f16' ? usearch.ScalarKind.F16 : q === 'f32' ? usearch.ScalarKind.F32 : usearch.ScalarKind.I8);
 const { matrix, slots } = graphIndex.snapshotForBuild();
 const graphs: { quant: string; graph: Graph; seconds: number }[] = [];

@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import { COMPANY_COLUMNS } from './companies.repo.js';
 import type { CompanyRow } from './companies.schemas.js';
 import { EDITABLE_FIELDS } from './tools.schemas.js';
+import type { EmbeddableProfile } from './profile-vector.js';
 
 export type ToolRow = CompanyRow & { owner_edited_fields: string[] };
 
@@ -47,16 +48,9 @@ export interface EditRow {
   created_at: Date;
 }
 
-export interface ReindexSource {
+/** A company as the reindex reads it: its id and what its vector is made from. */
+export interface ReindexSource extends EmbeddableProfile {
   id: string;
-  name: string;
-  industry: string;
-  category: string;
-  keywords: string[];
-  services: string[];
-  description: string;
-  city: string;
-  country: string;
 }
 
 export function createToolsRepo(db: Queryable) {

@@ -162,7 +162,10 @@ export interface WeakSearchEvent {
   bestSimilarity: number;
 }
 
-/** Below this raw cosine similarity no company is a real match (measured on the demo directory: good matches are ≥ 0.5; 0.45 before the tags vector, which raised the best similarity of the eval queries by a median 5 %). */
+/**
+ * Below this raw cosine similarity no company is a real match (measured on the demo directory: good matches
+ * are ≥ 0.5; 0.45 before the tags vector, which raised the best similarity of the eval queries by a median 5 %).
+ */
 export const WEAK_SIMILARITY = 0.47;
 
 export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, vectors, onWeakResult }: SearchServiceDeps) {

@@ -174,7 +174,7 @@ export function createVectorSearch(source: Source, options: VectorSearchOptions)
       worker = undefined;
       if (state === 'closed') return index.buildFailed();
       if (!result.ok) throw new Error(result.error);
-      index.installGraph(loadGraph(file, options.dimensions));
+      index.installGraph(loadGraph(file, options.dimensions, slots.length));
       options.log.info({ companies: slots.length, ms: Date.now() - started }, 'vector graph built');
     } catch (err) {
       index.buildFailed();
