@@ -117,25 +117,6 @@ export function createCompaniesRepo(db: Queryable) {
       return rows[0]!.n;
     },
 
-    /** Companies whose stored embedding is missing or from another model (to be (re)embedded). */
-    async listNeedingEmbedding(model: string, limit: number): Promise<{
-      id: string;
-      name: string;
-      industry: string;
-      description: string;
-      keywords: string[];
-      services: string[];
-      city: string;
-      country: string;
-      category: string;
-    }[]> {
-      return db.query(
-        `SELECT id, name, industry, description, keywords, services, city, country, category FROM companies
-         WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $1) ORDER BY id LIMIT $2`,
-        [model, limit],
-      );
-    },
-
     /**
      * Changes after the cursor in commit-safe order (0014_change_feed_and_places.sql): only those
      * whose transaction is older than every transaction still running, so none can appear later
@@ -183,10 +164,6 @@ export function createCompaniesRepo(db: Queryable) {
         `UPDATE companies c SET phone_e164 = v.phone_e164 FROM unnest($1::uuid[], $2::text[]) AS v(id, phone_e164) WHERE c.id = v.id`,
         [rows.map((r) => r.id), rows.map((r) => r.phone_e164)],
       );
-    },
-
-    async setEmbedding(id: string, embedding: string, model: string): Promise<void> {
-      await db.query('UPDATE companies SET embedding = $2::vector, embedding_model = $3 WHERE id = $1', [id, embedding, model]);
     },
   };
 }

@@ -384,18 +384,6 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       return { ...counts, ids };
     },
 
-    /** Embeds companies that have no embedding for the current model (after a model change or a crash). */
-    async embedMissing(batchSize = 64): Promise<number> {
-      let total = 0;
-      for (;;) {
-        const rows = await repo.listNeedingEmbedding(embeddings.model, batchSize);
-        if (rows.length === 0) return total;
-        const vectors = await embedProfiles(embeddings, rows);
-        for (let i = 0; i < rows.length; i++) await repo.setEmbedding(rows[i]!.id, toPgVector(vectors[i]!), embeddings.model);
-        total += rows.length;
-      }
-    },
-
     /**
      * Saves a crawled profile: creates the company, or updates the live one with the same
      * domain without touching fields its owner edited by hand, verification, featuring or the

@@ -48,8 +48,8 @@ export const TAGS_VECTOR_WEIGHT = 0.4;
  * Why: the model mean-pools at most 128 tokens, so in a long profile the few words a customer
  * would type are a small share of the vector; embedded alone, the tags speak at full strength.
  * In the evaluation (`npm run eval:search`, public queries) this took hybrid nDCG@10 from 0.898
- * to 0.906 and semantic-type queries from 0.789 to 0.806; weights from 0.25 to 0.5 all gave
- * 0.905–0.907 (0.75 and 1 fell back to 0.902 and 0.898: the tags then drown the description).
+ * to 0.908 and semantic-type queries from 0.789 to 0.808; weights from 0.25 to 0.5 all gave
+ * 0.905–0.908 (0.75 and 1 fell back to 0.902 and 0.898: the tags then drown the description).
  * Both texts of every profile go to the provider in one call.
  */
 export async function embedProfiles(embeddings: EmbeddingProvider, profiles: EmbeddableProfile[]): Promise<number[][]> {
