@@ -35,9 +35,26 @@ describe('configuration', () => {
     ['SERVICE_NAME', 'Agent Pages', /SERVICE_NAME must be a lowercase slug/],
     ['JWT_SECRET', 'short', /JWT_SECRET must be at least 32/],
     ['EMBEDDINGS_PROVIDER', 'openai', /EMBEDDINGS_BASE_URL is required/],
+    ['PAYMENTS_PROVIDER', 'stripe', /PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY/],
+    ['PAYMENTS_PROVIDER', 'paypal', /PAYMENTS_PROVIDER must be one of stripe, local, off/],
   ] as const) {
     it(`refuses ${name}=${value}`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && message.test(e.message));
     });
   }
+
+  describe('payments provider (issue 35: the local test provider never sells in production)', () => {
+    it('defaults to the local test provider outside production, to off in production without a Stripe key, to Stripe with one', () => {
+      assert.deepEqual([loadConfig({}).payments.provider, loadConfig({}).payments.testMode], ['local', true]);
+      assert.deepEqual([loadConfig({ NODE_ENV: 'production' }).payments.provider, loadConfig({ NODE_ENV: 'production' }).payments.testMode], ['off', false]);
+      const live = loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_abcdefgh1234', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh1234' });
+      assert.deepEqual([live.payments.provider, live.payments.testMode], ['stripe', false]);
+      assert.equal(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abcdefgh1234', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh1234' }).payments.testMode, true);
+      assert.equal(loadConfig({ PAYMENTS_PROVIDER: 'off' }).payments.provider, 'off');
+    });
+    it('refuses the local provider under production, naming what to set instead', () => {
+      assert.throws(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'local' }), (e: unknown) => e instanceof ConfigError && /never runs under NODE_ENV=production: set STRIPE_SECRET_KEY/.test(e.message));
+      assert.throws(() => loadConfig({ PAYMENTS_PROVIDER: 'local', STRIPE_SECRET_KEY: 'sk_test_abcdefgh1234', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh1234' }), ConfigError);
+    });
+  });
 });

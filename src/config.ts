@@ -1,6 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 
+/** Who takes payments: Stripe, the offline test provider (never in production) or nobody. */
+export const PAYMENTS_PROVIDERS = ['stripe', 'local', 'off'] as const;
+export type PaymentsProviderName = (typeof PAYMENTS_PROVIDERS)[number];
+
 /**
  * The one typed configuration of the service. It is parsed once, at start, from the
  * environment; a bad value stops the process with a message naming the variable.
@@ -69,10 +73,15 @@ export interface Config {
     ipPerMinute: number;
   };
   /**
-   * Payments: Stripe when STRIPE_SECRET_KEY is set, otherwise the local provider (no network). Prices are
-   * looked up in Stripe by lookup key; the amounts are those of the local provider and of price previews.
+   * Payments: PAYMENTS_PROVIDER `stripe` (the default when STRIPE_SECRET_KEY is set), `local` (an offline
+   * test provider for development and demos: the default outside production, refused under production) or
+   * `off` (nothing can be bought: the default in production without a Stripe key). Prices are looked up in
+   * Stripe by lookup key; the amounts are those of the local provider and of price previews.
    */
   payments: {
+    provider: PaymentsProviderName;
+    /** Nothing is really charged: the local provider, or a Stripe test-mode key (sk_test_/rk_test_). */
+    testMode: boolean;
     stripeSecretKey: string | undefined;
     /** STRIPE_WEBHOOK_SECRET, comma-separated during rotation (every one is tried). */
     stripeWebhookSecrets: string[];
@@ -248,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
       agentPerMinute: int(env, 'RATE_LIMIT_AGENT_PER_MINUTE', 120, 1, 1_000_000),
       ipPerMinute: int(env, 'RATE_LIMIT_IP_PER_MINUTE', 300, 1, 1_000_000),
     },
-    payments: paymentsConfig(env),
+    payments: paymentsConfig(env, nodeEnv),
     crawl: {
       allowPrivate: bool(env, 'CRAWL_ALLOW_PRIVATE', false),
       maxPages: int(env, 'CRAWL_MAX_PAGES', 20, 1, 500),
@@ -284,7 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-function paymentsConfig(env: Env): Config['payments'] {
+function paymentsConfig(env: Env, nodeEnv: Config['nodeEnv']): Config['payments'] {
   const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
   if (stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/.test(stripeSecretKey)) {
     throw new ConfigError('STRIPE_SECRET_KEY must look like sk_test_… or sk_live_… (or a restricted rk_… key), without spaces');
@@ -292,6 +301,12 @@ function paymentsConfig(env: Env): Config['payments'] {
   const stripeWebhookSecrets = (optional(env, 'STRIPE_WEBHOOK_SECRET') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const s of stripeWebhookSecrets) if (!/^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(s)) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be whsec_… values separated by commas');
   if (stripeSecretKey && stripeWebhookSecrets.length === 0) throw new ConfigError('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
+  const provider = oneOf(env, 'PAYMENTS_PROVIDER', stripeSecretKey ? 'stripe' : nodeEnv === 'production' ? 'off' : 'local', PAYMENTS_PROVIDERS);
+  if (provider === 'stripe' && !stripeSecretKey) throw new ConfigError('PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET)');
+  if (provider === 'local' && nodeEnv === 'production') {
+    throw new ConfigError('PAYMENTS_PROVIDER=local is a test provider that grants the pro plan without a payment and never runs under NODE_ENV=production: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell plans, or PAYMENTS_PROVIDER=off');
+  }
+  if (provider === 'local' && stripeSecretKey) throw new ConfigError('PAYMENTS_PROVIDER=local and STRIPE_SECRET_KEY are both set: choose one (unset PAYMENTS_PROVIDER to use Stripe)');
   const lookup = (name: string, fallback: string) => {
     const v = str(env, name, fallback);
     if (!/^[A-Za-z0-9_.-]{1,200}$/.test(v)) throw new ConfigError(`${name} must be a Stripe price lookup key (letters, digits, _ . -)`);
@@ -300,6 +315,8 @@ function paymentsConfig(env: Env): Config['payments'] {
   const currency = str(env, 'PAYMENTS_CURRENCY', 'eur').toLowerCase();
   if (!/^[a-z]{3}$/.test(currency)) throw new ConfigError('PAYMENTS_CURRENCY must be a three-letter ISO code such as eur');
   return {
+    provider,
+    testMode: provider === 'local' || (provider === 'stripe' && /^(sk|rk)_test_/.test(stripeSecretKey ?? '')),
     stripeSecretKey,
     stripeWebhookSecrets,
     stripeApiBase: url(env, 'STRIPE_API_BASE', undefined, ['http:', 'https:']),

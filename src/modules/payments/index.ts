@@ -1,5 +1,6 @@
 import type { App } from '../../platform/http.js';
 import type { CoreServices } from '../../app.js';
+import { createPaymentsOffProvider } from './payments.off.js';
 import { createLocalProvider, type LocalProvider } from './payments.local.js';
 import type { EntitlementView } from './payments.plans.js';
 import { paymentsRoutes } from './payments.routes.js';
@@ -16,13 +17,17 @@ export interface PaymentsService {
   readonly impl: PaymentsServiceImpl;
 }
 
-/** Builds the payments service (Stripe when STRIPE_SECRET_KEY is set, the local provider otherwise) and registers /api/payments. */
+/** Builds the payments service (the provider PAYMENTS_PROVIDER names: Stripe, the local test provider or off) and registers /api/payments. */
 export async function paymentsModule(app: App, core: CoreServices, options: { clock?: () => Date } = {}): Promise<PaymentsService> {
   const { config } = core;
   const clock = options.clock ?? (() => new Date());
-  const local: LocalProvider | undefined = config.payments.stripeSecretKey ? undefined : createLocalProvider({ db: core.db, baseUrl: config.baseUrl, clock });
+  const choice = config.payments.provider;
+  const local: LocalProvider | undefined = choice === 'local' ? createLocalProvider({ db: core.db, baseUrl: config.baseUrl, clock }) : undefined;
+  const provider = local ?? (choice === 'stripe' ? createStripeProvider(config) : createPaymentsOffProvider());
+  if (choice === 'off') app.log.warn('payments are switched off (PAYMENTS_PROVIDER=off): no plan can be bought; set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell the pro plan');
+  if (choice === 'local') app.log.warn('payments use the local test provider: a checkout is "paid" without a card (development and demos only)');
   const impl = createPaymentsService({
-    db: core.db, config, provider: local ?? createStripeProvider(config), local, jobs: core.jobs, mail: core.mail, log: app.log, clock,
+    db: core.db, config, provider, local, jobs: core.jobs, mail: core.mail, log: app.log, clock,
     owns: core.ownership.owns, companyIdsOf: core.ownership.companyIdsOf, ownerEmailsOf: core.ownership.ownerEmailsOf,
     companyName: async (id) => (await core.companies.getById(id)).name,
   });

@@ -19,7 +19,12 @@ describe('payments with the local provider', () => {
     const landing = new URL(open.json().url);
     // A forged query grants nothing: only a session we opened counts.
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/success?session_id=cs_local_forged&plan=pro' })).headers.location, '/app/billing?status=unknown');
-    const done = await t.app.inject({ method: 'GET', url: `${landing.pathname}${landing.search}` });
+    // Landing on the local provider's success page is the payment: nobody but the caller who opened it completes it.
+    const path = `${landing.pathname}${landing.search}`;
+    assert.equal((await t.app.inject({ method: 'GET', url: path })).headers.location, '/app/billing?status=unknown', 'anonymous');
+    assert.equal((await t.app.inject({ method: 'GET', url: path, headers: { ...bearer(other.token), accept: 'application/json' } })).statusCode, 404, 'another owner');
+    assert.equal((await me()).effective_plan, 'free', 'nothing completed by them');
+    const done = await t.app.inject({ method: 'GET', url: path, headers: { cookie: `agentpages_session=${a.token}` } });
     assert.equal(done.statusCode, 303);
     assert.match(String(done.headers.location), /\/app\/billing\?status=success$/);
     await t.app.services.payments.impl.processPending();
@@ -50,6 +55,41 @@ describe('payments with the local provider', () => {
     assert.deepEqual([after.effective_plan, after.status], ['free', 'canceled']);
   });
 
+  it('checkout needs the owner of the company or an administrator; an open checkout is never handed to another caller (issue 35)', async () => {
+    const a = await signInOwner(t, 'owner@local-d.example.com', 'https://local-d.example.com');
+    const b = await signInOwner(t, 'owner@local-e.example.com', 'https://local-e.example.com');
+    const admin = await signInAdmin(t);
+    const open = (headers: Record<string, string>, extra: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: '/api/payments/create-checkout', headers, payload: { tool_id: a.companyId, plan: 'pro', ...extra } });
+    assert.equal((await open({})).statusCode, 401, 'anonymous');
+    assert.equal((await open(bearer(b.token))).statusCode, 404, 'another owner');
+    const byAdmin = await open(bearer(admin), { success_url: '/app/admin?paid=1' });
+    assert.equal(byAdmin.statusCode, 201, byAdmin.body);
+    const byOwner = await open(bearer(a.token));
+    assert.equal(byOwner.statusCode, 201, 'the owner gets a checkout of their own, not the administrator\'s');
+    assert.notEqual(byOwner.json().checkout_id, byAdmin.json().checkout_id);
+    const again = await open(bearer(a.token));
+    assert.deepEqual([again.statusCode, again.json().checkout_id], [200, byOwner.json().checkout_id], 'reused for the same caller');
+    // The same Idempotency-Key from two callers names two requests.
+    const keyed = (h: Record<string, string>) => open({ ...h, 'idempotency-key': 'same-key-1' });
+    const k1 = await keyed(bearer(admin));
+    const k2 = await keyed(bearer(a.token));
+    assert.notEqual(k1.json().checkout_id, k2.json().checkout_id);
+    // The administrator's checkout completes for the administrator only.
+    const url = new URL(byAdmin.json().url);
+    const path = `${url.pathname}${url.search}`;
+    assert.equal((await t.app.inject({ method: 'GET', url: path, headers: bearer(a.token) })).headers.location, '/app/billing?status=unknown');
+    const done = await t.app.inject({ method: 'GET', url: path, headers: bearer(admin) });
+    assert.match(String(done.headers.location), /\/app\/admin\?paid=1$/);
+  });
+
+  it('says payments are in test mode (billing state and public config)', async () => {
+    const a = await signInOwner(t, 'owner@local-f.example.com', 'https://local-f.example.com');
+    const state = (await t.app.inject({ method: 'GET', url: '/api/payments/me', headers: bearer(a.token) })).json();
+    assert.deepEqual([state.provider, state.test_mode, state.can_subscribe], ['local', true, true]);
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: '/api/public-config' })).json().payments, { provider: 'local', test_mode: true, enabled: true });
+  });
+
   it('authorization: admin routes refuse owners, promo validation needs no credential', async () => {
     const owner = await signInOwner(t, 'owner@local-c.example.com', 'https://local-c.example.com');
     const admin = await signInAdmin(t);
@@ -64,5 +104,20 @@ describe('payments with the local provider', () => {
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'NOPE', plan: 'pro' } })).json().reason, 'not_found');
     assert.equal((await t.app.inject({ method: 'PATCH', url: `/api/payments/admin/promo-codes/${created.json().id}`, headers: bearer(admin), payload: { active: false } })).json().active, false);
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'SPRING', plan: 'pro' } })).json().reason, 'inactive');
+  });
+});
+
+describe('payments switched off (production without a Stripe key)', () => {
+  const t = useTestApp({}, { PAYMENTS_PROVIDER: 'off' });
+
+  it('sells nothing, says so in sentences, and the public config names the provider', async () => {
+    const a = await signInOwner(t, 'owner@off-a.example.com', 'https://off-a.example.com');
+    const res = await t.app.inject({ method: 'POST', url: '/api/payments/create-checkout', headers: bearer(a.token), payload: { tool_id: a.companyId, plan: 'pro' } });
+    assert.equal(res.statusCode, 503);
+    assert.match(res.json().detail, /^Paid plans cannot be bought on this server: payments are switched off/);
+    const state = (await t.app.inject({ method: 'GET', url: '/api/payments/me', headers: bearer(a.token) })).json();
+    assert.deepEqual([state.provider, state.test_mode, state.can_subscribe, state.effective_plan], ['off', false, false, 'free']);
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: '/api/public-config' })).json().payments, { provider: 'off', test_mode: false, enabled: false });
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/success?session_id=cs_local_anything', headers: bearer(a.token) })).headers.location, '/app/billing?status=unknown');
   });
 });

@@ -1,8 +1,9 @@
+import type { PaymentsProviderName } from '../../config.js';
 import type { BillingInterval, SubscriptionStatus } from './payments.plans.js';
 
 /**
  * What the payments service needs from a payment provider, in provider-neutral types: nothing of the
- * Stripe SDK leaves payments.stripe.ts. Two implementations: Stripe and the local (offline) provider.
+ * Stripe SDK leaves payments.stripe.ts. Three implementations: Stripe, the local (offline, test) provider and `off` (nothing can be bought).
  */
 export interface SubscriptionSnapshot {
   id: string;
@@ -72,7 +73,7 @@ export interface PromoCreateInput {
 }
 
 export interface PaymentProvider {
-  readonly name: 'stripe' | 'local';
+  readonly name: PaymentsProviderName;
   ensureCustomer(t: { toolId: string; email: string | null; name: string; existing: string | null }): Promise<{ customerId: string }>;
   createCheckout(i: {
     customerId: string;

@@ -6,6 +6,8 @@ export interface CheckoutRow {
   id: string; company_id: string; provider: string; plan: string; billing_interval: BillingInterval; promo_id: number | null;
   status: 'open' | 'complete' | 'expired'; url: string; success_url: string; cancel_url: string; idempotency_key: string | null;
   amount: number; amount_discounted: number; currency: string; expires_at: Date; created_at: Date;
+  /** 'user:<id>' or 'admin:<email>'; null on checkouts opened before it was recorded. */
+  opened_by: string | null;
 }
 export interface InvoiceRow {
   id: string; company_id: string; number: string | null; status: string; amount_paid: number; amount_due: number; currency: string;
@@ -63,16 +65,18 @@ export function createPaymentsRepo(db: Queryable) {
     },
 
     checkout: (id: string) => one<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1', [id]),
-    checkoutByKey: (companyId: string, key: string) => one<CheckoutRow>('SELECT * FROM checkouts WHERE company_id = $1 AND idempotency_key = $2', [companyId, key]),
-    openCheckout: (companyId: string, plan: string, interval: string, promoId: number | null, now: Date) =>
+    checkoutByKey: (companyId: string, openedBy: string, key: string) =>
+      one<CheckoutRow>('SELECT * FROM checkouts WHERE company_id = $1 AND opened_by = $2 AND idempotency_key = $3', [companyId, openedBy, key]),
+    /** An open checkout of this caller for the same choice (never another caller's: its return URLs are theirs). */
+    openCheckout: (companyId: string, openedBy: string, plan: string, interval: string, promoId: number | null, now: Date) =>
       one<CheckoutRow>(
-        `SELECT * FROM checkouts WHERE company_id = $1 AND plan = $2 AND billing_interval = $3 AND promo_id IS NOT DISTINCT FROM $4
-           AND status = 'open' AND expires_at > $5::timestamptz + interval '5 minutes' ORDER BY created_at DESC LIMIT 1`, [companyId, plan, interval, promoId, now]),
+        `SELECT * FROM checkouts WHERE company_id = $1 AND opened_by = $2 AND plan = $3 AND billing_interval = $4 AND promo_id IS NOT DISTINCT FROM $5
+           AND status = 'open' AND expires_at > $6::timestamptz + interval '5 minutes' ORDER BY created_at DESC LIMIT 1`, [companyId, openedBy, plan, interval, promoId, now]),
     async insertCheckout(c: Omit<CheckoutRow, 'status' | 'created_at'>): Promise<CheckoutRow> {
       return (await one<CheckoutRow>(
-        `INSERT INTO checkouts (id, company_id, provider, plan, billing_interval, promo_id, url, success_url, cancel_url, idempotency_key, amount, amount_discounted, currency, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
-        [c.id, c.company_id, c.provider, c.plan, c.billing_interval, c.promo_id, c.url, c.success_url, c.cancel_url, c.idempotency_key, c.amount, c.amount_discounted, c.currency, c.expires_at],
+        `INSERT INTO checkouts (id, company_id, provider, plan, billing_interval, promo_id, url, success_url, cancel_url, idempotency_key, amount, amount_discounted, currency, expires_at, opened_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+        [c.id, c.company_id, c.provider, c.plan, c.billing_interval, c.promo_id, c.url, c.success_url, c.cancel_url, c.idempotency_key, c.amount, c.amount_discounted, c.currency, c.expires_at, c.opened_by],
       ))!;
     },
     markCheckout: (id: string, status: 'complete' | 'expired') => one<CheckoutRow>('UPDATE checkouts SET status = $2 WHERE id = $1 RETURNING *', [id, status]),

@@ -34,12 +34,12 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
   });
 
   app.post('/create-checkout', {
-    onRequest: guards.optionalBearer,
+    onRequest: guards.requireUser,
     schema: {
-      operationId: 'payments.createCheckout', tags, summary: 'Open a checkout for the pro plan',
-      description: 'No credential needed (spec); a bearer token that is sent must own tool_id (403). 409 when the company already has an entitled paid plan; an open checkout for the same choice is returned again (reused); Idempotency-Key honoured; success_url and cancel_url stay within this site. 402/502/503 when the payment provider refuses or cannot be reached.',
+      operationId: 'payments.createCheckout', tags, security, summary: 'Open a checkout for the pro plan',
+      description: 'The signed-in owner of tool_id, or an administrator (the spec declares no credential; buying a plan for a company is its owner\'s act): 401 without a token, 404 for a company that is not yours. 409 when the company already has an entitled paid plan; an open checkout of the same caller for the same choice is returned again (reused), never another caller\'s; Idempotency-Key honoured per caller; success_url and cancel_url stay within this site. 503 when payments are switched off on this server (PAYMENTS_PROVIDER=off); 402/502/503 when the payment provider refuses or cannot be reached.',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
-      body: Type.Ref('CheckoutRequest'), response: { 201: Type.Ref('CheckoutResponse'), 200: Type.Ref('CheckoutResponse'), 402: err, 403: err, 404: err, 409: err, 429: err, 502: err, 503: err, ...errorResponses },
+      body: Type.Ref('CheckoutRequest'), response: { 201: Type.Ref('CheckoutResponse'), 200: Type.Ref('CheckoutResponse'), 401: err, 402: err, 403: err, 404: err, 409: err, 429: err, 502: err, 503: err, ...errorResponses },
     },
     handler: async (req, reply) => {
       limited(checkoutLimiter, req);
@@ -49,14 +49,15 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
   });
 
   app.get('/success', {
+    onRequest: guards.optionalBearer,
     schema: {
       operationId: 'payments.success', tags, summary: 'Payment success landing',
-      description: 'Where the payment page sends the browser back. The session is fetched from the provider server-side: nothing in the query but session_id is used. 303 to the success (or cancel) page; with Accept: application/json the state as JSON.',
+      description: 'Where the payment page sends the browser back. The session is fetched from the provider server-side: nothing in the query but session_id is used. 303 to the success (or cancel) page; with Accept: application/json the state as JSON. With the local test provider, landing here is the payment: it completes only a checkout that the signed-in caller (session cookie or bearer token) opened; for anyone else the checkout is unknown (404 / status=unknown).',
       querystring: Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_]+$' }) }),
       response: { 200: Type.Object({ status: Type.String(), tool_id: Type.String(), plan: Type.String() }), 303: Type.Null(), 404: err, 502: err, 503: err, ...errorResponses },
     },
     handler: async (req, reply) => {
-      const out = await payments.success((req.query as { session_id: string }).session_id);
+      const out = await payments.success((req.query as { session_id: string }).session_id, callerOf(req));
       const json = (req.headers.accept ?? '').includes('application/json');
       if (!out.found) {
         if (json) throw new AppError('not_found', 'Unknown checkout session');

@@ -88,7 +88,9 @@ const Limits = Type.Object({
 });
 export const BillingStateSchema = Type.Object({
   tool_id: Type.String(), plan: Type.String(), effective_plan: Type.String(), interval: Nullable(Interval), status: Type.String({ description: 'none, or the provider status (active, trialing, past_due, canceled, …)' }),
-  entitled: Type.Boolean(), source: Nullable(Type.String({ description: 'admin, local or stripe' })), provider: Type.String({ description: 'The provider in use: stripe or local' }),
+  entitled: Type.Boolean(), source: Nullable(Type.String({ description: 'admin, local or stripe' })), provider: Type.String({ description: 'The provider in use: stripe, local (a test provider: nothing is charged) or off (nothing can be bought here)' }),
+  test_mode: Type.Boolean({ description: 'Payments are in test mode: nothing is really charged (the local provider or a Stripe test key)' }),
+  can_subscribe: Type.Boolean({ description: 'A plan can be bought on this server (false when payments are switched off)' }),
   current_period_end: Nullable(Type.String({ format: 'date-time' })), cancel_at_period_end: Type.Boolean(), cancel_at: Nullable(Type.String({ format: 'date-time' })),
   trial_end: Nullable(Type.String({ format: 'date-time' })), payment_failed_at: Nullable(Type.String({ format: 'date-time' })), has_billing_account: Type.Boolean(),
   limits: Limits,

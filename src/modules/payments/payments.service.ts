@@ -6,6 +6,7 @@ import { AppError, invalid } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { MailService } from '../../platform/mail.js';
 import type { LocalProvider } from './payments.local.js';
+import { PAYMENTS_OFF_DETAIL } from './payments.off.js';
 import { ENTITLED_STATUSES, entitlementOf, isEntitled, PLAN_LIMITS, planPrices, type BillingInterval, type SubscriptionRecord } from './payments.plans.js';
 import { createPromoService, discounted } from './payments.promo.js';
 import type { PaymentProvider, ProviderEvent, SubscriptionSnapshot } from './payments.provider.js';
@@ -82,6 +83,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     if (ids.length === 0) throw new AppError('not_found', 'You own no company yet: verify one first');
     if (ids.length > 1) throw invalid([where, 'tool_id'], 'You own several companies: name one with tool_id');
     return ids[0]!;
+  }
+
+  /** Who opened a checkout, as stored on it. */
+  function openerOf(caller: Caller): string | undefined {
+    if (!caller) return undefined;
+    return caller.kind === 'admin' ? `admin:${caller.email.toLowerCase()}` : `user:${caller.userId}`;
   }
 
   async function sendMails(mails: Mail[]) {
@@ -225,7 +232,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const e = entitlementOf(row, clock());
       return {
         tool_id: companyId, plan: e.plan, effective_plan: e.effective_plan, interval: row?.billing_interval ?? null, status: e.status, entitled: e.entitled,
-        source: row?.source ?? null, provider: provider.name, current_period_end: iso(row?.period_end), cancel_at_period_end: row?.cancel_at_period_end ?? false,
+        source: row?.source ?? null, provider: provider.name, test_mode: config.payments.testMode, can_subscribe: provider.name !== 'off', current_period_end: iso(row?.period_end), cancel_at_period_end: row?.cancel_at_period_end ?? false,
         cancel_at: iso(row?.cancel_at), trial_end: iso(row?.trial_end), payment_failed_at: iso(row?.payment_failed_at), has_billing_account: !!(await repo.customerOf(companyId)),
         limits: e.limits,
         invoices: (await repo.invoices(companyId)).map((i) => ({
@@ -242,9 +249,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       };
     },
 
+    /** Only the signed-in owner of the company (or an administrator) opens a checkout; it is reused only for that caller. */
     async createCheckout(caller: Caller, body: CheckoutRequest, idempotencyKey: string | undefined) {
-      const companyId = body.tool_id;
-      if (caller?.kind === 'user' && !(await deps.owns(caller.userId, companyId))) throw new AppError('forbidden', 'You do not own this company');
+      const companyId = await companyFor(caller, body.tool_id, 'body');
+      if (provider.name === 'off') throw new AppError('unavailable', PAYMENTS_OFF_DETAIL);
+      const openedBy = openerOf(caller)!;
       const name = await deps.companyName(companyId);
       const interval: BillingInterval = body.interval ?? 'month';
       const successUrl = withinBase(body.success_url, 'success_url', '/app/billing?status=success');
@@ -256,7 +265,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         price: { amount: c.amount, amount_discounted: c.amount_discounted, currency: c.currency }, promo: code ? { code } : null, reused,
       });
       if (idempotencyKey) {
-        const prior = await repo.checkoutByKey(companyId, idempotencyKey);
+        const prior = await repo.checkoutByKey(companyId, openedBy, idempotencyKey);
         if (prior) return shape(prior, true, prior.promo_id ? (await repo.promo(prior.promo_id))?.code ?? null : null);
       }
       if (isEntitled(await repo.subscription(companyId), now)) throw new AppError('conflict', 'This company already has an active paid plan: manage it in the billing portal (already_subscribed)');
@@ -267,7 +276,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         if (reason) throw invalid(['body', 'promo_code'], `This promo code cannot be used: ${reason}`, body.promo_code);
         if (provider.name === 'stripe' && !promo!.provider_promotion_code_id) throw invalid(['body', 'promo_code'], 'This promo code is not set up with the payment provider: not_applicable', body.promo_code);
       }
-      const open = await repo.openCheckout(companyId, body.plan, interval, promo?.id ?? null, now);
+      const open = await repo.openCheckout(companyId, openedBy, body.plan, interval, promo?.id ?? null, now);
       if (open) return shape(open, true, promo?.code ?? null);
       const price = priceOf(interval);
       const existing = await repo.customerOf(companyId);
@@ -283,16 +292,22 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const row = await repo.insertCheckout({
         id: session.id, company_id: companyId, provider: provider.name, plan: 'pro', billing_interval: interval, promo_id: promo?.id ?? null, url: session.url,
         success_url: successUrl, cancel_url: cancelUrl, idempotency_key: idempotencyKey ?? null, amount: price.amount, amount_discounted: discounted(promo, price.amount, price.currency),
-        currency: price.currency, expires_at: session.expiresAt,
+        currency: price.currency, expires_at: session.expiresAt, opened_by: openedBy,
       });
       return shape(row, false, promo?.code ?? null);
     },
 
-    /** The browser's return: the session is fetched server-side; nothing in the query but its id is used. */
-    async success(sessionId: string): Promise<{ found: false } | { found: true; status: string; tool_id: string; plan: string; redirect: string }> {
+    /**
+     * The browser's return: the session is fetched server-side; nothing in the query but its id is used.
+     * With Stripe the payment happened on Stripe's page and this only reads its state (the browser comes
+     * back from another site, so no session cookie is sent). With the local test provider landing here IS
+     * the payment: only the signed-in caller who opened the checkout completes it; anyone else finds nothing.
+     */
+    async success(sessionId: string, caller: Caller): Promise<{ found: false } | { found: true; status: string; tool_id: string; plan: string; redirect: string }> {
       const ours = await repo.checkout(sessionId);
       if (!ours) return { found: false };
-      if (local && ours.provider === 'local') {
+      if (ours.provider === 'local') {
+        if (!local || !ours.opened_by || ours.opened_by !== openerOf(caller)) return { found: false };
         await local.complete(sessionId, clock());
         await service.deliverLocalEvents();
       }

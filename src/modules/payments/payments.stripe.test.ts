@@ -80,7 +80,8 @@ describe('payments with Stripe (real SDK, fake server)', () => {
   it('refuses return URLs outside BASE_URL and another owner\'s company', async () => {
     const off = await checkout(a.token, { tool_id: a.companyId, plan: 'pro', success_url: 'https://evil.example/x' });
     assert.equal(off.statusCode, 422);
-    assert.equal((await checkout(b.token, { tool_id: a.companyId, plan: 'pro' })).statusCode, 403);
+    assert.equal((await checkout(b.token, { tool_id: a.companyId, plan: 'pro' })).statusCode, 404, 'another owner\'s company is not found among yours');
+    assert.equal((await checkout(null, { tool_id: a.companyId, plan: 'pro' })).statusCode, 401, 'a checkout needs the owner (issue 35)');
   });
 
   it('maps provider failures to readable 402/502/503, never 500', async () => {
@@ -195,7 +196,7 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     assert.equal((await checkout(b.token, { tool_id: b.companyId, plan: 'pro' })).statusCode, 201);
     const set = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${b.companyId}/subscription`, headers: bearer(admin), payload: { plan: 'pro', period_months: 1 } });
     assert.equal(set.statusCode, 200, set.body);
-    const open = await checkout(null, { tool_id: b.companyId, plan: 'pro' });
+    const open = await checkout(b.token, { tool_id: b.companyId, plan: 'pro' });
     assert.equal(open.statusCode, 409, 'already entitled through the administrator');
     // A subscription of b's customer that the admin plan does not know, ending: no effect.
     const customer = (await t.db.query<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE company_id = $1', [b.companyId]))[0]!.customer_id;

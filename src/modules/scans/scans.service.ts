@@ -150,7 +150,7 @@ export function createScansService(deps: ScansServiceDeps) {
       const now = new Date();
       const used = await repo.manualScansSince(companyId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
       if (used >= allowance.limit) {
-        throw new AppError('payment_required', `This company has used its ${allowance.limit} scans for this month on the ${allowance.plan} plan. The latest scan stays available; the pro plan allows more (Billing in the dashboard, or POST /api/payments/create-checkout).`);
+        throw new AppError('payment_required', `This company has used its ${allowance.limit} scans for this month on the ${allowance.plan} plan. The latest scan stays available; the pro plan allows more (Billing in the dashboard).`);
       }
       const row = await queue(companyId, c.website_url, 'manual', principal.userId);
       if (!row) {

@@ -34,6 +34,11 @@ export const PublicConfigSchema = Type.Object(
       smtp: Type.Boolean({ description: 'Mail goes out through SMTP (otherwise to the developer outbox)' }),
       embeddings_provider: Type.String(),
     }),
+    payments: Type.Object({
+      provider: Type.Union([Type.Literal('stripe'), Type.Literal('local'), Type.Literal('off')], { description: 'stripe; local: a test provider for development and demos that charges nothing (never in production); off: no plan can be bought here' }),
+      test_mode: Type.Boolean({ description: 'Nothing is really charged (the local provider, or a Stripe test-mode key)' }),
+      enabled: Type.Boolean({ description: 'A paid plan can be bought on this server' }),
+    }),
   },
   { $id: 'PublicConfig' },
 );

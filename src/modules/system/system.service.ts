@@ -55,6 +55,11 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
           smtp: Boolean(config.smtpUrl),
           embeddings_provider: config.embeddings.provider,
         },
+        payments: {
+          provider: config.payments.provider,
+          test_mode: config.payments.testMode,
+          enabled: config.payments.provider !== 'off',
+        },
       };
     },
   };

@@ -592,7 +592,7 @@ export interface paths {
         put?: never;
         /**
          * Open a checkout for the pro plan
-         * @description No credential needed (spec); a bearer token that is sent must own tool_id (403). 409 when the company already has an entitled paid plan; an open checkout for the same choice is returned again (reused); Idempotency-Key honoured; success_url and cancel_url stay within this site. 402/502/503 when the payment provider refuses or cannot be reached.
+         * @description The signed-in owner of tool_id, or an administrator (the spec declares no credential; buying a plan for a company is its owner's act): 401 without a token, 404 for a company that is not yours. 409 when the company already has an entitled paid plan; an open checkout of the same caller for the same choice is returned again (reused), never another caller's; Idempotency-Key honoured per caller; success_url and cancel_url stay within this site. 503 when payments are switched off on this server (PAYMENTS_PROVIDER=off); 402/502/503 when the payment provider refuses or cannot be reached.
          */
         post: operations["payments.createCheckout"];
         delete?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * Payment success landing
-         * @description Where the payment page sends the browser back. The session is fetched from the provider server-side: nothing in the query but session_id is used. 303 to the success (or cancel) page; with Accept: application/json the state as JSON.
+         * @description Where the payment page sends the browser back. The session is fetched from the provider server-side: nothing in the query but session_id is used. 303 to the success (or cancel) page; with Accept: application/json the state as JSON. With the local test provider, landing here is the payment: it completes only a checkout that the signed-in caller (session cookie or bearer token) opened; for anyone else the checkout is unknown (404 / status=unknown).
          */
         get: operations["payments.success"];
         put?: never;
@@ -2104,6 +2104,8 @@ export interface components {
             total_found: number;
         };
         BillingState: {
+            /** @description A plan can be bought on this server (false when payments are switched off) */
+            can_subscribe: boolean;
             cancel_at: string | null;
             cancel_at_period_end: boolean;
             current_period_end: string | null;
@@ -2146,11 +2148,13 @@ export interface components {
                     widget_unbranded: boolean;
                 };
             }[];
-            /** @description The provider in use: stripe or local */
+            /** @description The provider in use: stripe, local (a test provider: nothing is charged) or off (nothing can be bought here) */
             provider: string;
             source: string | null;
             /** @description none, or the provider status (active, trialing, past_due, canceled, …) */
             status: string;
+            /** @description Payments are in test mode: nothing is really charged (the local provider or a Stripe test key) */
+            test_mode: boolean;
             tool_id: string;
             trial_end: string | null;
         };
@@ -2830,6 +2834,14 @@ export interface components {
                 smtp: boolean;
             };
             mcp_url: string;
+            payments: {
+                /** @description A paid plan can be bought on this server */
+                enabled: boolean;
+                /** @description stripe; local: a test provider for development and demos that charges nothing (never in production); off: no plan can be bought here */
+                provider: "stripe" | "local" | "off";
+                /** @description Nothing is really charged (the local provider, or a Stripe test-mode key) */
+                test_mode: boolean;
+            };
             service_name: string;
             version: string;
         };
@@ -5249,6 +5261,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */

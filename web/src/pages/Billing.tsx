@@ -10,7 +10,7 @@ const LANDING: Record<string, string> = {
   success: 'Thank you: your payment went through. The plan below updates as soon as the payment provider confirms it.',
   canceled: 'The checkout was abandoned: nothing was charged.',
   portal_local: 'This installation bills offline (no payment provider configured): there is no card or invoice portal to manage.',
-  unknown: 'We could not find that checkout. If you paid, the plan below updates within a minute.',
+  unknown: 'We could not find that checkout for your account (sign in with the account that started it). If you paid, the plan below updates within a minute.',
 };
 
 /** Plan, status, period end, invoices; upgrade (with a promo code), the provider's portal, cancel at period end. */
@@ -59,6 +59,11 @@ export default function Billing() {
         <p>Add your company first (My companies); billing is per company.</p>
       ) : state.error ? <ErrorBox error={state.error} /> : b ? (
         <>
+          {b.test_mode ? (
+            <p role="note" className="alert">
+              Payments are in test mode on this server: nothing is charged, and a plan bought here is for trying the service only.
+            </p>
+          ) : null}
           <section className="card" aria-labelledby="plan-h">
             <h2 id="plan-h">Plan: {b.effective_plan}</h2>
             <p>
@@ -78,7 +83,13 @@ export default function Billing() {
             </div>
             <ErrorBox error={portal.error ?? cancel.error} />
           </section>
-          {!b.entitled ? (
+          {!b.entitled && !b.can_subscribe ? (
+            <section className="card" aria-labelledby="up-h">
+              <h2 id="up-h">Upgrade to pro</h2>
+              <p>Paid plans cannot be bought on this server: payments are switched off. Please contact the people who run this service.</p>
+            </section>
+          ) : null}
+          {!b.entitled && b.can_subscribe ? (
             <section className="card" aria-labelledby="up-h">
               <h2 id="up-h">Upgrade to pro</h2>
               <fieldset>
@@ -105,7 +116,7 @@ export default function Billing() {
                 </p>
               ) : null}
               <ErrorBox error={validate.error ?? checkout.error} />
-              <div style={{ marginTop: '.75rem' }}><button type="button" onClick={() => checkout.mutate()} disabled={checkout.isPending}>Continue to payment</button></div>
+              <div style={{ marginTop: '.75rem' }}><button type="button" onClick={() => checkout.mutate()} disabled={checkout.isPending}>{b.test_mode ? 'Continue to the test payment' : 'Continue to payment'}</button></div>
             </section>
           ) : null}
           <section className="card" aria-labelledby="inv-h">
