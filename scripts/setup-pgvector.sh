@@ -6,13 +6,28 @@ PGVER=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)
 [ -n "$PGVER" ] || { echo "no PostgreSQL cluster found"; exit 1; }
 PG_CONFIG=/usr/lib/postgresql/$PGVER/bin/pg_config
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+
+# The Debian archive this machine already uses (its own mirror or proxy), read from its apt configuration:
+# deb822 `URIs:` fields and one-line `deb` entries, the first that serves the main archive (not -security).
+debian_archive() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
+  done
+}
 pg_ctlcluster --skip-systemctl-redirect "$PGVER" main start 2>/dev/null || true
 if [ ! -f "$($PG_CONFIG --sharedir)/extension/vector.control" ]; then
   echo "building pgvector for PostgreSQL $PGVER"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "postgresql-server-dev-$PGVER" dpkg-dev make gcc >/dev/null
-  echo 'deb-src http://deb.debian.org/debian trixie main' | $SUDO tee /etc/apt/sources.list.d/trixie-src.list >/dev/null
+  ARCHIVE=$(debian_archive | grep -Ev 'security' | grep -E '/debian/?$' | head -1)
+  [ -n "$ARCHIVE" ] || { echo "no Debian archive found in /etc/apt/sources.list(.d): cannot fetch the pgvector source"; exit 1; }
+  # pgvector's source comes from the next release (trixie), from the same archive.
+  echo "deb-src ${ARCHIVE%/} trixie main" | $SUDO tee /etc/apt/sources.list.d/trixie-src.list >/dev/null
   $SUDO apt-get update -qq
   work=$(mktemp -d); cd "$work"
   apt-get source --download-only pgvector >/dev/null

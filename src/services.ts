@@ -156,7 +156,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     pages: (companyId) => crawl.pagesOf(companyId),
   });
   const tools = createToolsService({
-    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, entitlements,
+    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
     events: {
       // Every agent that proposed to the company hears that it is no longer verified.
       async companyUnverified(tx, companyId) {

@@ -93,13 +93,8 @@ describe("administrators' directory tools", () => {
     assert.equal(v.json().is_verified, true);
     assert.equal(v.json().accepts_proposals, true);
     assert.equal((await call('POST', `/api/tools/admin/companies/${id}/unverify`, admin)).json().is_verified, false);
-    // Featuring is a pro feature: a free company is 402 and stays unfeatured.
-    const unpaid = await call('POST', `/api/tools/admin/companies/${id}/featured`, admin, { featured: true });
-    assert.equal(unpaid.statusCode, 402, unpaid.body);
-    assert.equal(unpaid.json().code, 'payment_required');
-    assert.match(unpaid.json().detail, /pro plan/);
+    // Featuring is the administrator's decision on any plan (issue 35.7): a free company is featured too.
     assert.deepEqual((await call('GET', '/api/tools/featured')).json(), []);
-    assert.equal((await call('POST', `/api/tools/admin/companies/${id}/subscription`, admin, { plan: 'pro', period_months: 1 })).statusCode, 200);
     const f = await call('POST', `/api/tools/admin/companies/${id}/featured`, admin, { featured: true });
     assert.equal(f.statusCode, 200, f.body);
     assert.equal(f.json().is_featured, true);
@@ -117,8 +112,8 @@ describe("administrators' directory tools", () => {
     assert.equal((await call('POST', '/api/tools/admin/companies/00000000-0000-4000-8000-000000000000/verify', admin)).statusCode, 404);
 
     const log = (await call('GET', `/api/tools/admin/audit-log?target_id=${id}`, admin)).json();
-    assert.deepEqual(log.entries.map((e: { action: string }) => e.action), ['companies.subscription', 'companies.featured', 'companies.subscription', 'companies.unverify', 'companies.verify']);
-    const verify = log.entries[4];
+    assert.deepEqual(log.entries.map((e: { action: string }) => e.action), ['companies.subscription', 'companies.featured', 'companies.unverify', 'companies.verify']);
+    const verify = log.entries[3];
     assert.deepEqual([verify.before, verify.after], [{ is_verified: false }, { is_verified: true }]);
     assert.equal(verify.admin_email, 'admin@agentpages.test');
     assert.equal(log.entries[0].after.plan, 'pro');

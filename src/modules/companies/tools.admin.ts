@@ -1,4 +1,3 @@
-import type { Entitlements } from '../payments/index.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { Actor } from '../../platform/auth.js';
@@ -36,7 +35,6 @@ export interface ToolsAdminDeps {
   audit: AuditRecorder;
   editing: ToolsEditing;
   /** Plan limits: featuring needs a plan that is eligible for it (payments.plans.ts). */
-  entitlements?: Pick<Entitlements, 'require'> | undefined;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -76,11 +74,7 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
     },
 
     async setFlag(id: string, flag: 'is_verified' | 'is_featured', value: boolean, actor: Actor): Promise<ToolDetailResponse> {
-      // Featuring a company is a paid feature (un-featuring never is).
-      if (flag === 'is_featured' && value) {
-        await getRow(id);
-        await deps.entitlements?.require(id, 'featuring_eligible', 'Featuring a company on the directory home page');
-      }
+      // An administrator's decision, on any plan (spec 4.5): plan perks govern what owners can buy, never this.
       const out = await db.transaction(async (tx) => {
         const row = await getRow(id, tx, true);
         const updated = (await createToolsRepo(tx).setFlag(id, flag, value))!;

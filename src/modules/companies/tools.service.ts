@@ -1,4 +1,3 @@
-import type { Entitlements } from '../payments/index.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
@@ -27,7 +26,6 @@ export interface ToolsServiceDeps {
   /** The ownership module's lookup (company ids a user owns). */
   ownedCompanyIds: (userId: string) => Promise<string[]>;
   /** Plan limits: featuring needs a plan that is eligible for it (payments.plans.ts). */
-  entitlements?: Pick<Entitlements, 'require'>;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -123,7 +121,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
     },
 
     ...createToolsAiEdit({ db, llm: deps.llm, editing }),
-    ...createToolsAdmin({ db, embeddings: deps.embeddings, audit, editing, entitlements: deps.entitlements, events: deps.events }),
+    ...createToolsAdmin({ db, embeddings: deps.embeddings, audit, editing, events: deps.events }),
   };
 }
 
