@@ -17,6 +17,7 @@ debian_archive() {
   for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
     [ -f "$f" ] && awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
   done
+  return 0
 }
 pg_ctlcluster --skip-systemctl-redirect "$PGVER" main start 2>/dev/null || true
 if [ ! -f "$($PG_CONFIG --sharedir)/extension/vector.control" ]; then
@@ -24,7 +25,7 @@ if [ ! -f "$($PG_CONFIG --sharedir)/extension/vector.control" ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "postgresql-server-dev-$PGVER" dpkg-dev make gcc >/dev/null
-  ARCHIVE=$(debian_archive | grep -Ev 'security' | grep -E '/debian/?$' | head -1)
+  ARCHIVE=$(debian_archive | grep -Ev 'security' | grep -E '/debian/?$' | head -1 || true)
   [ -n "$ARCHIVE" ] || { echo "no Debian archive found in /etc/apt/sources.list(.d): cannot fetch the pgvector source"; exit 1; }
   # pgvector's source comes from the next release (trixie), from the same archive.
   echo "deb-src ${ARCHIVE%/} trixie main" | $SUDO tee /etc/apt/sources.list.d/trixie-src.list >/dev/null
