@@ -20,24 +20,22 @@ export function createAgentsRepo(db: Queryable) {
     },
 
     /**
-     * Frees the address of an unconfirmed registration whose link expired: the row keeps its
-     * proposals but loses the address (and its key stops working). Only when it is still unconfirmed.
+     * Confirms the address of the link's registration, once, before the link expires; in the same statement
+     * every other registration of that address that never confirmed any address is superseded (deactivated,
+     * its address released). A unique violation means another agent confirmed the address first.
      */
-    async releaseExpiredUnconfirmed(id: string): Promise<boolean> {
-      const rows = await db.query(
-        `UPDATE agents SET owner_email = 'unconfirmed-' || id || '@expired.invalid', is_active = false,
-           deactivated_at = COALESCE(deactivated_at, now()), email_confirm_hash = NULL, updated_at = now()
-         WHERE id = $1 AND email_confirmed_at IS NULL AND email_confirm_expires_at <= now() RETURNING id`,
-        [id],
-      );
-      return rows.length > 0;
-    },
-
-    /** Confirms the address the link was sent to (once, before it expires). */
     async confirmEmail(confirmHash: string): Promise<AgentRow | undefined> {
       const rows = await db.query<AgentRow>(
-        `UPDATE agents SET email_confirmed_at = now(), email_confirm_hash = NULL, updated_at = now()
-         WHERE email_confirm_hash = $1 AND email_confirmed_at IS NULL AND email_confirm_expires_at > now() RETURNING ${COLUMNS}`,
+        `WITH confirmed AS (
+           UPDATE agents SET email_confirmed_at = now(), first_confirmed_at = COALESCE(first_confirmed_at, now()), email_confirm_hash = NULL, updated_at = now()
+           WHERE email_confirm_hash = $1 AND email_confirmed_at IS NULL AND email_confirm_expires_at > now() RETURNING ${COLUMNS}
+         ), superseded AS (
+           UPDATE agents a SET owner_email = 'superseded-' || a.id || '@superseded.invalid', is_active = false,
+             deactivated_at = COALESCE(a.deactivated_at, now()), email_confirm_hash = NULL, updated_at = now()
+           FROM confirmed c
+           WHERE lower(a.owner_email) = lower(c.owner_email) AND a.id <> c.id AND a.email_confirmed_at IS NULL AND a.first_confirmed_at IS NULL
+         )
+         SELECT * FROM confirmed`,
         [confirmHash],
       );
       return rows[0];
@@ -59,8 +57,18 @@ export function createAgentsRepo(db: Queryable) {
       return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE api_key_hash = $1`, [hash]))[0];
     },
 
-    async findByEmail(email: string): Promise<AgentRow | undefined> {
-      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE lower(owner_email) = lower($1)`, [email]))[0];
+    /** The agent holding an address: only a confirmed one does. */
+    async findConfirmedByEmail(email: string): Promise<AgentRow | undefined> {
+      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE lower(owner_email) = lower($1) AND email_confirmed_at IS NOT NULL`, [email]))[0];
+    },
+
+    /** Registrations of an address still waiting for their (unexpired) confirmation link. */
+    async pendingRegistrations(email: string): Promise<number> {
+      const rows = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM agents WHERE lower(owner_email) = lower($1) AND email_confirmed_at IS NULL AND is_active AND email_confirm_expires_at > now()`,
+        [email],
+      );
+      return rows[0]!.n;
     },
 
     /** Only the supplied fields change. */

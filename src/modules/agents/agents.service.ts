@@ -27,7 +27,9 @@ export interface AgentsServiceDeps {
   events?: { emitter: WebhookEmitter; db: Db };
 }
 
-/** How long a registration may stay unconfirmed before its address is free again. */
+/** Unconfirmed registrations one address may have waiting at once (each one mails a link to it). */
+const MAX_PENDING_REGISTRATIONS = 3;
+/** How long a registration may stay unconfirmed before its key stops working. */
 export const EMAIL_CONFIRM_TTL_HOURS = 24;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -155,9 +157,11 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
     async register(input: { name: string; owner_email: string }): Promise<AgentKeyEnvelope> {
       const name = cleanName(input.name, ['body', 'name']);
       const email = await vetEmail(input.owner_email, ['body', 'owner_email']);
-      const existing = await repo.findByEmail(email);
-      // An unconfirmed registration holds its address only until its link expires.
-      if (existing && !(confirmationExpired(existing) && (await repo.releaseExpiredUnconfirmed(existing.id)))) throw duplicate();
+      // Only a confirmed registration holds its address: an unconfirmed one never locks the real owner out.
+      if (await repo.findConfirmedByEmail(email)) throw duplicate();
+      if ((await repo.pendingRegistrations(email)) >= MAX_PENDING_REGISTRATIONS) {
+        throw new AppError('conflict', `${MAX_PENDING_REGISTRATIONS} registrations for this address are already waiting for confirmation: follow one of the links mailed to it, or register again once they expire (${EMAIL_CONFIRM_TTL_HOURS} hours)`);
+      }
       const apiKey = generateApiKey(prefix);
       const confirmToken = newConfirmToken();
       let row: AgentRow;
@@ -179,7 +183,13 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
 
     /** Follows the emailed link: confirms the address once, before the link expires. */
     async confirmEmail(token: string): Promise<{ message: string; agent: AgentInfo }> {
-      const row = await repo.confirmEmail(sha256(token));
+      let row: AgentRow | undefined;
+      try {
+        row = await repo.confirmEmail(sha256(token));
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('conflict', 'This address was already confirmed by another agent: one agent per owner email');
+        throw err;
+      }
       if (!row) throw new AppError('bad_request', 'This confirmation link is unknown, already used or expired');
       return { message: `The address ${row.owner_email} is confirmed for the agent "${row.name}".`, agent: info(row) };
     },
@@ -198,7 +208,7 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
         if (email === current.owner_email.toLowerCase()) email = undefined;
         else {
           email = await vetEmail(patch.owner_email, ['body', 'owner_email']);
-          const other = await repo.findByEmail(email);
+          const other = await repo.findConfirmedByEmail(email);
           if (other && other.id !== agentId) throw duplicate();
         }
       }
