@@ -114,6 +114,8 @@ export interface Config {
     allowPrivate: boolean;
     /** Endpoints must use https (production); http is accepted elsewhere. */
     requireHttps: boolean;
+    /** Ports an endpoint on a public address may use (WEBHOOKS_ALLOWED_PORTS, default the crawler's). */
+    allowedPorts: number[];
     /** Delays in seconds before each retry after the first attempt (attempts = 1 + length). */
     retryScheduleSeconds: number[];
     /** Per-attempt timeout (connect, headers, body), ms. */
@@ -157,6 +159,17 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** A comma-separated list of TCP ports. */
+function ports(env: Env, name: string, fallback: string): number[] {
+  return str(env, name, fallback)
+    .split(',')
+    .map((p) => {
+      const n = Number(p.trim());
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigError(`${name} has a bad port "${p}"`);
+      return n;
+    });
 }
 
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
@@ -263,13 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPages: int(env, 'CRAWL_MAX_PAGES', 20, 1, 500),
       maxDepth: int(env, 'CRAWL_MAX_DEPTH', 3, 0, 10),
       userAgent: str(env, 'CRAWL_USER_AGENT', `${serviceName}-bot/2.0 (+${baseUrl}/${serviceName}.md)`),
-      allowedPorts: str(env, 'CRAWL_ALLOWED_PORTS', '80,443')
-        .split(',')
-        .map((p) => {
-          const n = Number(p.trim());
-          if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigError(`CRAWL_ALLOWED_PORTS has a bad port "${p}"`);
-          return n;
-        }),
+      allowedPorts: ports(env, 'CRAWL_ALLOWED_PORTS', '80,443'),
       delayMs: int(env, 'CRAWL_DELAY_MS', 1000, 0, 60_000),
       timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
     },
@@ -277,6 +284,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: {
       secretKey: secretOf(env, 'WEBHOOKS_SECRET_KEY', 32),
       allowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+      // The crawler's port rules unless set apart: a delivery log must not probe ports on public hosts.
+      allowedPorts: ports(env, 'WEBHOOKS_ALLOWED_PORTS', env.CRAWL_ALLOWED_PORTS || '80,443'),
       requireHttps: bool(env, 'WEBHOOKS_REQUIRE_HTTPS', nodeEnv === 'production'),
       retryScheduleSeconds: str(env, 'WEBHOOKS_RETRY_SCHEDULE', '60,300,1800,7200,21600,43200')
         .split(',')

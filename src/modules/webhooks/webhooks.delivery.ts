@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { resolveSafe, safeLookup, systemResolver, UnsafeAddressError, type Resolver } from '../../lib/ssrf.js';
+import { classifyAddress, resolveSafe, safeLookup, systemResolver, UnsafeAddressError, type ResolvedAddress, type Resolver } from '../../lib/ssrf.js';
 import { webhookOutcomes } from '../../platform/outcomes.js';
 import type { SecretBox } from './webhooks.signing.js';
 import { signatureHeader } from './webhooks.signing.js';
@@ -24,7 +24,20 @@ export interface Sender {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export function createSender(o: { allowPrivate: boolean; timeoutMs: number; resolver?: Resolver }): Sender {
+/**
+ * Why an endpoint's port is refused, or null. Public hosts only on the allowed ports (80/443 and what is
+ * configured), so the delivery log cannot be used to probe other ports; with private addresses allowed
+ * (tests, local development) a receiver on this machine or network may use any port.
+ */
+export function portRefusal(url: URL, allowedPorts: readonly number[], allowPrivate: boolean, addresses: readonly ResolvedAddress[] | undefined): string | null {
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  if (allowedPorts.includes(port)) return null;
+  const local = addresses ? addresses.length > 0 && addresses.every((a) => !classifyAddress(a.address).ok) : true;
+  if (allowPrivate && local) return null;
+  return `port ${port} is not allowed: use ${allowedPorts.join(' or ')}`;
+}
+
+export function createSender(o: { allowPrivate: boolean; allowedPorts: readonly number[]; timeoutMs: number; resolver?: Resolver }): Sender {
   const resolver = o.resolver ?? systemResolver;
   const agent = new Agent({
     connect: { lookup: safeLookup(resolver, o.allowPrivate), timeout: o.timeoutMs } as Record<string, unknown>,
@@ -40,7 +53,9 @@ export function createSender(o: { allowPrivate: boolean; timeoutMs: number; reso
       try {
         const url = new URL(raw);
         // IP literals never reach the socket lookup: judged here (names are judged again at connect time).
-        await resolveSafe(url.hostname, resolver, o.allowPrivate);
+        const addresses = await resolveSafe(url.hostname, resolver, o.allowPrivate);
+        const refused = portRefusal(url, o.allowedPorts, o.allowPrivate, addresses);
+        if (refused) return { status: null, ms: elapsed(), error: refused };
         const res = await request(url, { dispatcher: agent, method: 'POST', headers, body, signal: AbortSignal.timeout(o.timeoutMs) });
         let size = 0;
         for await (const chunk of res.body) {

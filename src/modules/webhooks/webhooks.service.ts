@@ -4,10 +4,10 @@ import type { Db } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
-import { resolveSafe, systemResolver, UnsafeAddressError, type Resolver } from '../../lib/ssrf.js';
+import { resolveSafe, systemResolver, UnsafeAddressError, type ResolvedAddress, type Resolver } from '../../lib/ssrf.js';
 import { toPlainLine } from '../../lib/text.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
-import { attemptDelivery, createSender, type AttemptDeps } from './webhooks.delivery.js';
+import { attemptDelivery, createSender, portRefusal, type AttemptDeps } from './webhooks.delivery.js';
 import { eventBody, newEventId, WEBHOOK_DELIVER_JOB, type WebhookOutbox } from './webhooks.events.js';
 import { createWebhooksRepo, type DeliveryRow, type EndpointRow } from './webhooks.repo.js';
 import {
@@ -61,7 +61,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const repo = createWebhooksRepo(db);
   const box = createSecretBox(config);
   const resolver = deps.resolver ?? systemResolver;
-  const sender = createSender({ allowPrivate: settings.allowPrivate, timeoutMs: settings.timeoutMs, resolver });
+  const sender = createSender({ allowPrivate: settings.allowPrivate, allowedPorts: settings.allowedPorts, timeoutMs: settings.timeoutMs, resolver });
   const maxAttempts = settings.retryScheduleSeconds.length + 1;
 
   const attemptDeps: AttemptDeps = {
@@ -121,14 +121,17 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     }
     if (url.username || url.password) throw invalid(loc, 'url must not contain credentials', raw);
     url.hash = '';
+    let addresses: ResolvedAddress[] | undefined;
     try {
-      await Promise.race([resolveSafe(url.hostname, resolver, settings.allowPrivate), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+      addresses = await Promise.race([resolveSafe(url.hostname, resolver, settings.allowPrivate), new Promise<undefined>((resolve) => { setTimeout(() => resolve(undefined), 3000).unref(); })]);
     } catch (err) {
       if (err instanceof UnsafeAddressError) {
         throw invalid(loc, `url must be on a public address: ${err.message}. Private, loopback and link-local addresses are refused`, raw);
       }
       // A name that does not resolve yet is accepted: attempts fail and retry (each checked again when it connects).
     }
+    const refused = portRefusal(url, settings.allowedPorts, settings.allowPrivate, addresses);
+    if (refused) throw invalid(loc, `url ${refused}`, raw);
     return url.href;
   }
 

@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db.js';
 import type { App } from '../../platform/http.js';
 import { closeTestEmbeddings, companyFixture, createTestDb, seedCompanies, signInAdmin, signInOwner, type TestContext, testEmbeddings, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from '../agents/agents.test-helpers.js';
+import { portRefusal } from './webhooks.delivery.js';
 
 const BASE = '/api/v1/agent';
 
@@ -373,5 +374,25 @@ describe('webhooks: endpoint address rules (production-like settings)', () => {
     const ok = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34/hook' } });
     assert.equal(ok.statusCode, 201, ok.body);
     assert.match(ok.json().secret, /^whsec_/);
+  });
+
+  it('refuses ports outside the allowed ones on public hosts, on create and on update (issue 35.5: no port probing through the delivery log)', async () => {
+    for (const url of ['https://93.184.216.34:22/hook', 'https://93.184.216.34:6379/', 'https://93.184.216.34:8443/hook']) {
+      const res = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url } });
+      assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
+      assert.match(res.json().detail[0].msg, /port \d+ is not allowed: use 80 or 443/);
+    }
+    const created = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34:443/other' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const moved = await t.app.inject({ method: 'PATCH', url: `${BASE}/webhooks/${created.json().id}`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34:25/other' } });
+    assert.equal(moved.statusCode, 422, moved.body);
+  });
+
+  it('the sender checks the port again at delivery time (an endpoint stored before the rule)', () => {
+    const addr = [{ address: '93.184.216.34', family: 4 }];
+    assert.match(String(portRefusal(new URL('https://93.184.216.34:22/'), [80, 443], false, addr)), /port 22 is not allowed/);
+    assert.equal(portRefusal(new URL('https://93.184.216.34/'), [80, 443], false, addr), null);
+    assert.equal(portRefusal(new URL('http://127.0.0.1:3000/'), [80, 443], true, [{ address: '127.0.0.1', family: 4 }]), null, 'a local receiver in development');
+    assert.match(String(portRefusal(new URL('http://93.184.216.34:3000/'), [80, 443], true, addr)), /not allowed/, 'allowing private addresses never opens public ports');
   });
 });
