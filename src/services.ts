@@ -35,6 +35,7 @@ import { createEntitlements } from './modules/payments/index.js';
 import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { emailConfirmed } from './modules/agents/agents.service.js';
+import { createSharedLimits, type SharedLimits } from './platform/shared-limits.js';
 
 export interface ServiceDeps {
   /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
@@ -74,6 +75,8 @@ export interface CoreServices {
   crawl: CrawlService;
   /** Agents' webhook endpoints and the delivery of their events. */
   webhooks: WebhooksService;
+  /** Abuse brakes shared by every instance through Redis when REDIS_URL is set (promo checks, checkouts, SVG logos). */
+  limits: SharedLimits;
 }
 
 export interface CoreLifecycle {
@@ -97,6 +100,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const jobs = createJobs(db, log);
   const mail = createMailer({ config, db, jobs, log });
   const llm = createLlm(config.llm);
+  const limits = createSharedLimits(config.redisUrl, log);
   const changes = await createChangeFeed(db);
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
@@ -157,6 +161,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const tools = createToolsService({
     db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    // An SVG costs up to seconds of a core to draw: a few per caller per ten minutes.
+    svgLogoLimiter: limits.limiter('logo.svg', { limit: 6, windowMs: 10 * 60_000 }),
     events: {
       // Every agent that proposed to the company hears that it is no longer verified.
       async companyUnverified(tx, companyId) {
@@ -202,6 +208,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     mcp,
     crawl,
     webhooks,
+    limits,
   };
   return {
     services,
@@ -220,6 +227,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       await crawl.close();
       await vectors?.close();
       await changes.close();
+      await limits.close();
       if (ownsEmbeddings) await embeddings.close();
       if (ownsDb) await db.close();
     },

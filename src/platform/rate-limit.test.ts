@@ -7,6 +7,7 @@ import { testConfig } from '../config.js';
 import type { App } from './http.js';
 import { closeTestEmbeddings, createTestDb, testEmbeddings } from '../test/helpers.js';
 import { registerAgent } from '../modules/agents/agents.test-helpers.js';
+import { createSharedLimits } from './shared-limits.js';
 
 // A real redis-server when the machine has one; the in-memory store is covered by the agents tests.
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -59,5 +60,37 @@ describe('agent rate limits shared through Redis', { skip: !hasRedis && 'redis-s
       }
     }
     assert.deepEqual(codes, [200, 200, 200, 200, 429, 429]);
+  });
+
+  it('shares the abuse brakes of promo checks, checkouts and SVG logos across instances (issue 35.6)', async () => {
+    // A fixed clock: the window cannot roll over mid-test.
+    const at = () => 1_700_000_000_000;
+    const one = createSharedLimits(`redis://127.0.0.1:${port}`, apps[0]!.log, at);
+    const two = createSharedLimits(`redis://127.0.0.1:${port}`, apps[0]!.log, at);
+    try {
+      const [a, b] = [one.limiter('test.brake', { limit: 3, windowMs: 60_000 }), two.limiter('test.brake', { limit: 3, windowMs: 60_000 })];
+      const seen = [];
+      for (let i = 0; i < 5; i++) seen.push((await (i % 2 ? b : a).hit('client-1')).ok);
+      assert.deepEqual(seen, [true, true, true, false, false]);
+      assert.equal((await a.hit('client-2')).ok, true, 'per key');
+      assert.ok(apps.every((app) => app.services.limits.shared), 'the app wires REDIS_URL into its limits');
+      // Promo validation through both instances counts in one place: 20 per minute per client.
+      const codes: number[] = [];
+      for (let i = 0; i < 22; i++) codes.push((await apps[i % 2]!.inject({ method: 'POST', url: '/api/payments/promo/validate', payload: { code: 'NOPE', plan: 'pro' } })).statusCode);
+      assert.ok(codes.filter((c) => c === 429).length >= 1, `one instance alone would allow 22: ${codes.join(',')}`);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
+
+describe('shared limits without Redis', () => {
+  it('count in this process', async () => {
+    const limits = createSharedLimits(undefined, { warn() {} } as never, () => 1_700_000_000_000);
+    const l = limits.limiter('x', { limit: 2, windowMs: 1000 });
+    assert.deepEqual([(await l.hit('k')).ok, (await l.hit('k')).ok, (await l.hit('k')).ok], [true, true, false]);
+    assert.equal(limits.shared, false);
+    await limits.close();
   });
 });

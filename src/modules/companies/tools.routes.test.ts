@@ -325,6 +325,18 @@ describe('tools: public listing, owner editing, AI edit, logos', () => {
       assert.doesNotMatch(served.rawPayload.toString('latin1'), /<script|<svg/);
     });
 
+    it('limits SVG logos per caller (each costs up to seconds of a core to draw); other formats stay open (issue 35.6)', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="blue"/></svg>');
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push((await upload(a.id, a.token, svg, 'logo.svg', 'image/svg+xml')).statusCode);
+      assert.deepEqual(codes, [200, 200, 200, 200, 200, 429], 'six in ten minutes, the first one in the test above');
+      const limited = await upload(a.id, a.token, svg, 'logo.svg', 'image/svg+xml');
+      assert.equal(limited.statusCode, 429);
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.match(limited.json().detail, /Too many SVG logos in a short time: try again in \d+ minutes, or upload a PNG/);
+      assert.equal((await upload(a.id, a.token, await png(20, 20))).statusCode, 200, 'a PNG is not limited');
+    });
+
     it('refuses other types, oversized files and oversized images', async () => {
       const text = await upload(a.id, a.token, Buffer.from('just text, named like an image'), 'logo.png', 'image/png');
       assert.equal(text.statusCode, 415);

@@ -1,12 +1,12 @@
 import type { Actor } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
-import { invalid, notFound } from '../../platform/errors.js';
+import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
 import { orTsQuery, queryTerms } from '../../lib/search-query.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 import { canonicalCategory, type CompaniesService } from './companies.service.js';
-import { normaliseLogo } from './logo.js';
+import { normaliseLogo, sniffImage } from './logo.js';
 import { createToolsAdmin, SubscriptionStatuses } from './tools.admin.js';
 import { createToolsAiEdit } from './tools.ai-edit.js';
 import { createToolsEditing, type AdminAuditEntry, type AuditRecorder } from './tools.editing.js';
@@ -25,7 +25,8 @@ export interface ToolsServiceDeps {
   audit: AuditRecorder;
   /** The ownership module's lookup (company ids a user owns). */
   ownedCompanyIds: (userId: string) => Promise<string[]>;
-  /** Plan limits: featuring needs a plan that is eligible for it (payments.plans.ts). */
+  /** Brake on SVG logo uploads per caller (shared by the instances through Redis when configured). */
+  svgLogoLimiter?: { hit(key: string): Promise<{ ok: boolean; retryAfterSeconds: number }> };
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -103,6 +104,12 @@ export function createToolsService(deps: ToolsServiceDeps) {
 
     async uploadLogo(id: string, file: Buffer, actor: Actor) {
       await getRow(id);
+      if (deps.svgLogoLimiter && sniffImage(file) === 'svg') {
+        const hit = await deps.svgLogoLimiter.hit(`${actor.kind}:${actor.id}`);
+        if (!hit.ok) {
+          throw new AppError('rate_limited', `Too many SVG logos in a short time: try again in ${Math.ceil(hit.retryAfterSeconds / 60)} minutes, or upload a PNG, JPEG or WebP now`, { headers: { 'retry-after': String(hit.retryAfterSeconds) } });
+        }
+      }
       const logo = await normaliseLogo(file);
       const url = `${baseUrl}/api/tools/${id}/logo`;
       await db.transaction(async (tx) => {

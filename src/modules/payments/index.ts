@@ -37,6 +37,6 @@ export async function paymentsModule(app: App, core: CoreServices, options: { cl
   core.jobs.define<object>({ name: PAYMENTS_DAILY_JOB, retryLimit: 2, handler: () => impl.daily() });
   core.jobs.schedule(PAYMENTS_DAILY_JOB, '23 4 * * *');
   for (const schema of paymentsSchemas) app.addSchema(schema);
-  await app.register(paymentsRoutes, { prefix: '/api/payments', payments: impl, guards: core.guards });
+  await app.register(paymentsRoutes, { prefix: '/api/payments', payments: impl, guards: core.guards, limits: core.limits });
   return { entitlementsOf: impl.entitlementsOf, impl };
 }

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { createWindowLimiter } from '../../lib/rate-window.js';
 import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { err, errorResponses, type App } from '../../platform/http.js';
+import type { SharedLimiter, SharedLimits } from '../../platform/shared-limits.js';
 import type { Caller, PaymentsServiceImpl } from './payments.service.js';
 
 /** Payments (spec 4.4, 6). Routes only parse, guard and shape. */
@@ -16,15 +16,16 @@ function callerOf(req: FastifyRequest): Caller {
   return p.kind === 'admin' ? { kind: 'admin', email: p.email } : { kind: 'user', userId: p.userId, email: p.email };
 }
 
-function limited(limiter: ReturnType<typeof createWindowLimiter>, req: FastifyRequest) {
-  const hit = limiter.hit(req.ip);
+async function limited(limiter: SharedLimiter, req: FastifyRequest) {
+  const hit = await limiter.hit(req.ip);
   if (!hit.ok) throw new AppError('rate_limited', `Too many requests: try again in ${hit.retryAfterSeconds} s`, { headers: { 'retry-after': String(hit.retryAfterSeconds) } });
 }
 
-export async function paymentsRoutes(app: App, opts: { payments: PaymentsServiceImpl; guards: Guards }) {
+export async function paymentsRoutes(app: App, opts: { payments: PaymentsServiceImpl; guards: Guards; limits: SharedLimits }) {
   const { payments, guards } = opts;
-  const validateLimiter = createWindowLimiter({ limit: 20, windowMs: 60_000 });
-  const checkoutLimiter = createWindowLimiter({ limit: 20, windowMs: 60_000 });
+  // Per client, shared by every instance through Redis when REDIS_URL is set.
+  const validateLimiter = opts.limits.limiter('payments.promo-validate', { limit: 20, windowMs: 60_000 });
+  const checkoutLimiter = opts.limits.limiter('payments.checkout', { limit: 20, windowMs: 60_000 });
   const ToolQuery = Type.Object({ tool_id: Type.Optional(Type.String({ format: 'uuid', description: 'Needed when the caller owns several companies (and for administrators)' })) });
 
   app.get('/me', {
@@ -42,7 +43,7 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
       body: Type.Ref('CheckoutRequest'), response: { 201: Type.Ref('CheckoutResponse'), 200: Type.Ref('CheckoutResponse'), 401: err, 402: err, 403: err, 404: err, 409: err, 429: err, 502: err, 503: err, ...errorResponses },
     },
     handler: async (req, reply) => {
-      limited(checkoutLimiter, req);
+      await limited(checkoutLimiter, req);
       const out = await payments.createCheckout(callerOf(req), req.body as never, req.headers['idempotency-key'] as string | undefined);
       return reply.code(out.reused ? 200 : 201).send(out);
     },
@@ -95,7 +96,7 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
       body: Type.Ref('PromoValidateRequest'), response: { 200: Type.Ref('PromoValidateResponse'), 429: err, ...errorResponses },
     },
     handler: async (req) => {
-      limited(validateLimiter, req);
+      await limited(validateLimiter, req);
       const body = req.body as { code: string; plan: 'pro'; interval?: 'month' | 'year'; tool_id?: string };
       return payments.promos.validate(body, payments.priceOf(body.interval ?? 'month'));
     },
