@@ -389,10 +389,10 @@ describe('webhooks: endpoint address rules (production-like settings)', () => {
   });
 
   it('the sender checks the port again at delivery time (an endpoint stored before the rule)', () => {
-    const addr = [{ address: '93.184.216.34', family: 4 }];
+    const addr = [{ address: '93.184.216.34', family: 4 as const }];
     assert.match(String(portRefusal(new URL('https://93.184.216.34:22/'), [80, 443], false, addr)), /port 22 is not allowed/);
     assert.equal(portRefusal(new URL('https://93.184.216.34/'), [80, 443], false, addr), null);
-    assert.equal(portRefusal(new URL('http://127.0.0.1:3000/'), [80, 443], true, [{ address: '127.0.0.1', family: 4 }]), null, 'a local receiver in development');
+    assert.equal(portRefusal(new URL('http://127.0.0.1:3000/'), [80, 443], true, [{ address: '127.0.0.1', family: 4 as const }]), null, 'a local receiver in development');
     assert.match(String(portRefusal(new URL('http://93.184.216.34:3000/'), [80, 443], true, addr)), /not allowed/, 'allowing private addresses never opens public ports');
   });
 });
