@@ -1,11 +1,12 @@
 import { displayName } from '../../lib/display-name.js';
 import type { Config } from '../../config.js';
 import type { McpEndpoint } from '../mcp/mcp.tools.js';
+import { agentCard, apiCatalog, ownMcpServerCard, securityTxt, type ListedTool, type WellKnownSite } from './discovery.well-known.js';
 
 /**
  * Machine-readable descriptions of the service for agents: the llms.txt-style discovery file,
- * the plugin manifest and the UCP business profile. The discovery file is generated from the
- * OpenAPI document (the same route definitions), so it cannot drift from the API.
+ * the plugin manifest, the UCP business profile and the /.well-known cards (discovery.well-known.ts).
+ * They are generated from the OpenAPI document and the MCP tool registry, so they cannot drift from the API.
  */
 
 export const UCP_VERSION = '2026-04-08';
@@ -53,6 +54,7 @@ interface Operation {
 }
 export interface OpenApiDoc {
   info?: { title?: string; version?: string; description?: string };
+  servers?: { url: string }[];
   paths?: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
   components?: { schemas?: Record<string, Schema> };
 }
@@ -228,6 +230,15 @@ export interface DiscoveryServiceDeps {
   /** The agent MCP server (tools listed in the discovery file). */
   mcpEndpoint: () => McpEndpoint;
   mcpConfig: () => object;
+  /** The agent MCP server's tools as tools/list describes them, with whether each needs the API key. */
+  mcpTools: () => ListedTool[];
+  /** MCP protocol revisions the /mcp endpoint answers. */
+  mcpProtocolVersions: readonly string[];
+}
+
+/** The path of the GET operation with this operationId, if the document has one. */
+function pathOf(doc: OpenApiDoc, operationId: string): string | undefined {
+  return Object.entries(doc.paths ?? {}).find(([, item]) => item.get?.operationId === operationId)?.[0];
 }
 
 export function createDiscoveryService(deps: DiscoveryServiceDeps) {
@@ -240,6 +251,9 @@ export function createDiscoveryService(deps: DiscoveryServiceDeps) {
   const summary =
     `${human} is a business directory built for AI agents: search companies by meaning and keywords, read clean plain-text profiles, ` +
     'and send proposals to verified companies on behalf of your customers, over REST or MCP.';
+
+  const site: WellKnownSite = { baseUrl: base, serviceName: svc, human, summary, version: deps.version, namespace: ucpNamespace(base, svc), agentPrefix: AGENT_PREFIX };
+  const securityContact = `mailto:${config.adminEmail ?? `security@${new URL(base).hostname}`}`;
 
   let cachedMarkdown: string | undefined;
 
@@ -299,6 +313,10 @@ ${endpoints.map(endpointEntry).join('\n')}
 - [API reference](${base}/docs): interactive documentation
 - [Plugin manifest](${base}/.well-known/ai-plugin.json): name, description, auth and API of this service
 - [UCP profile](${base}/.well-known/ucp): Universal Commerce Protocol business profile (REST and MCP bindings)
+- [MCP server card](${base}/.well-known/mcp/server-card.json): the MCP endpoint, its transport, tools and authentication
+- [A2A agent card](${base}/.well-known/agent-card.json): skills, interfaces and the API key scheme (also at /.well-known/agent.json)
+- [API catalog](${base}/.well-known/api-catalog): RFC 9727 linkset to the OpenAPI document, the API reference and the health check
+- [security.txt](${base}/.well-known/security.txt): where to report a vulnerability (RFC 9116)
 `;
     return cachedMarkdown;
   }
@@ -352,7 +370,32 @@ ${endpoints.map(endpointEntry).join('\n')}
     return `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512"><rect width="512" height="512" rx="96" fill="#1f3a8a"/><text x="256" y="340" font-family="Helvetica,Arial,sans-serif" font-size="280" font-weight="700" fill="#fff" text-anchor="middle">${letter}</text></svg>`;
   }
 
-  return { markdown, aiPlugin, ucpProfile, logoSvg, endpoints: () => agentEndpoints(deps.openapi(), base) };
+  // Built on first use: the OpenAPI document and the tool registry are complete once the app is ready.
+  let cards: { mcp: object; agent: object; catalog: object } | undefined;
+  function wellKnown() {
+    if (cards) return cards;
+    const doc = deps.openapi();
+    const tools = deps.mcpTools();
+    const server = deps.mcpEndpoint();
+    cards = {
+      mcp: ownMcpServerCard(site, server, tools, deps.mcpProtocolVersions),
+      agent: agentCard(site, tools),
+      catalog: apiCatalog(site, { apiBase: doc.servers?.[0]?.url ?? base, healthPath: pathOf(doc, 'health.live') }),
+    };
+    return cards;
+  }
+
+  return {
+    markdown,
+    aiPlugin,
+    ucpProfile,
+    logoSvg,
+    mcpServerCard: () => wellKnown().mcp,
+    agentCard: () => wellKnown().agent,
+    apiCatalog: () => wellKnown().catalog,
+    securityTxt: (now = new Date()) => securityTxt(site, securityContact, now),
+    endpoints: () => agentEndpoints(deps.openapi(), base),
+  };
 }
 
 export type DiscoveryService = ReturnType<typeof createDiscoveryService>;

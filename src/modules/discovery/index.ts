@@ -1,10 +1,11 @@
 import type { HttpModule } from '../../platform/module.js';
 import type { CoreServices } from '../../services.js';
+import { ALL_VERSIONS, describeTool } from '../mcp/mcp.protocol.js';
 import { API_VERSION } from '../system/system.service.js';
 import { discoveryRoutes } from './discovery.routes.js';
 import { createDiscoveryService, type OpenApiDoc } from './discovery.service.js';
 
-/** Discovery files (llms.txt, agent cards, OpenAPI links); built from the live OpenAPI document. */
+/** Discovery files (llms.txt, MCP and A2A cards, API catalog, security.txt); built from the live OpenAPI document and MCP tools. */
 export const discoveryModule: HttpModule<CoreServices> = {
   name: 'discovery',
   async routes(app, { config, mcp }) {
@@ -14,7 +15,10 @@ export const discoveryModule: HttpModule<CoreServices> = {
       openapi: () => app.swagger() as OpenApiDoc,
       mcpEndpoint: () => mcp.agentEndpoint(),
       mcpConfig: () => mcp.mcpConfig(),
+      // Described by the function tools/list answers with, so the card lists exactly what the server serves.
+      mcpTools: () => mcp.agentEndpoint().tools.map((tool) => ({ name: tool.name, needsKey: tool.needsKey, listed: describeTool(tool) })),
+      mcpProtocolVersions: ALL_VERSIONS,
     });
-    await app.register(discoveryRoutes, { discovery, serviceName: config.serviceName });
+    await app.register(discoveryRoutes, { discovery, serviceName: config.serviceName, baseUrl: config.baseUrl });
   },
 };

@@ -3,6 +3,7 @@ import type { ScanCompany } from './scans.context.js';
 import { SEARCH_BOTS, TRAINING_BOTS } from './scans.robots.js';
 import { agentPromptMd, headersMd, readmeMd } from './scans.files-docs.js';
 import type { CheckResult } from './scans.types.js';
+import { mcpServerCard } from '../../lib/mcp-server-card.js';
 import { agentFacingProfile, agentFacingText } from '../../lib/untrusted-text.js';
 
 /**
@@ -134,17 +135,15 @@ function schemaJsonLd(i: BundleInput): Record<string, unknown> {
 function mcpCard(i: BundleInput): Record<string, unknown> {
   const c = i.company;
   const url = companyMcpUrl(i.baseUrl, c.id);
-  return {
-    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+  return mcpServerCard({
     name: `${new URL(i.baseUrl).hostname}/${c.domain}`,
     title: `${c.name} on ${i.serviceName}`,
     description: `Ask about ${c.name} and send it proposals on behalf of customers (hosted by ${i.serviceName}).`,
     version: '1.0.0',
-    serverInfo: { name: `${i.serviceName}-${c.domain}`, title: `${c.name} on ${i.serviceName}`, version: '1.0.0' },
-    remotes: [{ type: 'streamable-http', url }],
-    transport: { type: 'streamable-http', url },
+    serverName: `${i.serviceName}-${c.domain}`,
+    url,
     documentation: `${url}/SKILL.md`,
-  };
+  });
 }
 
 /** An A2A v1.0 card, only for an agent endpoint the site already announces (upgrades a legacy card). */
