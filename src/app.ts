@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { createServices, type CoreServices, type ServiceDeps } from './services.js';
 import { clientErrorHandler, errorBody, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
-import { registerInputBounds } from './platform/input-bounds.js';
+import { registerInputBounds, tightenSchemaFormats } from './platform/input-bounds.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerRouteRoles } from './platform/auth.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
@@ -93,7 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false }, onCreate: tightenSchemaFormats },
     // Answered below in the detail shape instead of Fastify's own 503 body.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -135,7 +135,9 @@ export function registerRouteRoles(app: FastifyInstance): void {
   app.addHook('onReady', async () => {
     for (const route of routes) {
       const schema = route.schema as (Record<string, unknown> & { security?: Record<string, unknown>[]; hide?: boolean }) | undefined;
-      if (!schema || schema.hide || route.method === 'HEAD') continue;
+      if (!schema || schema.hide) continue;
+      // Fastify's own HEAD for a GET shares the GET's handler and schema; a HEAD route of its own is documented (openapi.ts).
+      if (route.method === 'HEAD' && routes.some((r) => r.method === 'GET' && r.handler === route.handler)) continue;
       const roles = [route.onRequest ?? []].flat().map((h) => guardRoles.get(h as Guard)).filter((r): r is RouteRole => Boolean(r));
       const role = ROLE_ORDER.find((r) => roles.includes(r)) ?? 'public';
       const declared = Boolean(schema.security?.length) && !schema.security!.some((s) => Object.keys(s).length === 0);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATE_TIME_RULE } from '../lib/time.js';
 import { AppError, errorStatus, type ErrorCode, type ValidationIssue } from './errors.js';
 
 /** The error code a bare HTTP status stands for (errors raised by the framework rather than by our services). */
@@ -71,6 +72,7 @@ function issueMessage(issue: AjvIssue): string {
     case 'enum':
       return `Input should be ${(p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`;
     case 'format':
+      if (p.format === 'date-time') return DATE_TIME_RULE;
       return p.format === 'uuid' ? 'Input should be a valid UUID' : `Input should be a valid ${String(p.format)}`;
     case 'additionalProperties':
       return `Extra inputs are not permitted: '${String(p.additionalProperty)}'`;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { signInOwner, seedCompanies, companyFixture, useTestApp } from '../test/helpers.js';
+import { DATE_TIME_RULE } from '../lib/time.js';
+import { signInAdmin, signInOwner, seedCompanies, companyFixture, useTestApp } from '../test/helpers.js';
 import { serializeError } from './logging.js';
 
 // Issue 11 finding 2 (bounded validation work and answers) and the text-input rule (no control characters).
@@ -46,6 +47,69 @@ describe('input bounds', () => {
     // Tabs and new lines are ordinary text.
     const ok = await t.app.inject({ method: 'POST', url: '/api/ask', payload: { question: 'who fixes\nboilers?' } });
     assert.equal(ok.statusCode, 200);
+  });
+
+  it('refuses an unpaired UTF-16 surrogate with a 422 naming the field, on owner edits and MCP tools alike, and keeps emoji (issue 35 A3)', async () => {
+    const [id] = await seedCompanies(t.app, [companyFixture({ website_url: 'https://surrogate.example.com' })]);
+    const owner = await signInOwner(t, 'owner@surrogate.example.com', 'https://surrogate.example.com');
+    const headers = { authorization: `Bearer ${owner.token}` };
+    // JSON.stringify writes a lone surrogate as the escape \ud800, which JSON.parse turns back into one.
+    const cases: [Record<string, unknown>, (string | number)[]][] = [
+      [{ name: 'Broken \ud800 name' }, ['body', 'name']],
+      [{ description: 'Ends in half a pair \ud83d' }, ['body', 'description']],
+      [{ keywords: ['fine', 'lone low \udc00 half'] }, ['body', 'keywords', 1]],
+      [{ services: ['reversed \ude00\ud83d pair'] }, ['body', 'services', 0]],
+    ];
+    for (const [payload, loc] of cases) {
+      const res = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers, payload });
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc, loc);
+      assert.match(res.json().detail[0].msg, /unpaired UTF-16 surrogate/);
+    }
+    const key = await t.app.inject({ method: 'POST', url: '/api/ask', payload: { question: 'boilers?', ['\udfff']: 1 } });
+    assert.equal(key.statusCode, 422);
+    assert.deepEqual(key.json().detail[0].loc, ['body', '\udfff']);
+    const mcp = await t.app.inject({
+      method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_companies', arguments: { q: 'plumber \ud800' } } },
+    });
+    assert.equal(mcp.statusCode, 422, mcp.body);
+    assert.deepEqual(mcp.json().detail[0].loc, ['body', 'params', 'arguments', 'q']);
+    // Paired surrogates are ordinary text: stored, shown and in the edit history.
+    const emoji = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers, payload: { name: 'Rocket 🚀 Repairs', keywords: ['😀 friendly'] } });
+    assert.equal(emoji.statusCode, 200, emoji.body);
+    assert.equal(emoji.json().name, 'Rocket 🚀 Repairs');
+    const history = await t.app.inject({ method: 'GET', url: `/api/tools/${id}/history`, headers });
+    assert.equal(history.statusCode, 200);
+    assert.match(history.body, /Rocket 🚀 Repairs/);
+  });
+
+  it('refuses date-times PostgreSQL or Date cannot read with a 422 naming the field (issue 35 A1)', async () => {
+    const refused = [
+      '2020-01-01T00:00:00+16:00', '2020-01-01T00:00:00-16:00', '2020-01-01T00:00:00+23:59', '0000-01-01T00:00:00Z',
+      '2020-12-31T23:59:60Z', `2020-01-01T00:00:00.${'1'.repeat(200)}Z`, '0001-01-01 00:00:00Z', '2020-01-01T00:00:00+01',
+    ];
+    for (const value of refused) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?updated_since=${encodeURIComponent(value)}` });
+      assert.equal(res.statusCode, 422, `${value}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc, ['query', 'updated_since']);
+      assert.equal(res.json().detail[0].msg, DATE_TIME_RULE);
+    }
+    for (const value of ['2020-01-01T00:00:00+15:59', '2020-01-01T00:00:00-15:59', '0001-01-01T00:00:00+15:59', '9999-12-31T23:59:59.999999999-15:59', '2020-01-01t00:00:00z', '2020-01-01T00:00:00+0100']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?updated_since=${encodeURIComponent(value)}` });
+      assert.equal(res.statusCode, 200, `${value}: ${res.body}`);
+    }
+    // The same rule for every date-time a route accepts: an administrator's subscription period, a promo code's expiry.
+    const admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    const [id] = await seedCompanies(t.app, [companyFixture()]);
+    for (const period_start of ['2020-12-31T23:59:60Z', '2020-01-01T00:00:00+16:00']) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${id}/subscription`, headers: admin, payload: { plan: 'pro', period_start, period_months: 1 } });
+      assert.equal(res.statusCode, 422, `${period_start}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc, ['body', 'period_start']);
+    }
+    const promo = await t.app.inject({ method: 'POST', url: '/api/payments/admin/promo-codes', headers: admin, payload: { expires_at: '2030-01-01T00:00:00+16:00' } });
+    assert.equal(promo.statusCode, 422);
+    assert.ok(promo.json().detail.some((d: { loc: string[] }) => d.loc.join('.') === 'body.expires_at'), promo.body);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isStorableDateTime } from '../lib/time.js';
 import { AppError, type ValidationIssue } from './errors.js';
 
 /**
@@ -8,8 +9,9 @@ import { AppError, type ValidationIssue } from './errors.js';
  * - a JSON body has at most MAX_BODY_NODES keys and array items in all, so a body of 60,000
  *   unknown keys costs one small 422 instead of 60,000 validation errors;
  * - no string in the path, query or body may hold NUL or another control character (tab, line
- *   feed and carriage return excepted): PostgreSQL refuses NUL, and none of them is ever
- *   meaningful in this API. The 422 names the field.
+ *   feed and carriage return excepted), nor half of a UTF-16 surrogate pair (`"\ud800"` in JSON):
+ *   PostgreSQL refuses NUL and unpaired surrogates (jsonb, UTF-8 text), and none of them is ever
+ *   meaningful in this API. The 422 names the field. Paired surrogates (emoji) are ordinary text.
  */
 export const MAX_BODY_NODES = 2000;
 // Everything below U+0020 but \t \n \r, plus DEL.
@@ -21,9 +23,14 @@ function tooLarge(): AppError {
   });
 }
 
-/** Walks a parsed JSON value; returns the location of the first string with a control character. */
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Whether a string holds a control character or an unpaired surrogate (is not well-formed UTF-16). */
+const refused = (text: string): boolean => CONTROL.test(text) || LONE_SURROGATE.test(text);
+
+/** Walks a parsed JSON value; returns the location of the first string with a refused character. */
 function findControl(value: unknown, loc: (string | number)[], budget: { nodes: number }): (string | number)[] | undefined {
-  if (typeof value === 'string') return CONTROL.test(value) ? loc : undefined;
+  if (typeof value === 'string') return refused(value) ? loc : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -35,7 +42,7 @@ function findControl(value: unknown, loc: (string | number)[], budget: { nodes: 
   }
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (--budget.nodes < 0) throw tooLarge();
-    if (CONTROL.test(key)) return [...loc, key];
+    if (refused(key)) return [...loc, key];
     const hit = findControl(v, [...loc, key], budget);
     if (hit) return hit;
   }
@@ -43,8 +50,8 @@ function findControl(value: unknown, loc: (string | number)[], budget: { nodes: 
 }
 
 function controlIssue(loc: (string | number)[]): AppError {
-  const issue: ValidationIssue = { type: 'string_pattern_mismatch', loc, msg: 'Text must not contain NUL or other control characters' };
-  return new AppError('validation', 'Control character in input', { issues: [issue] });
+  const issue: ValidationIssue = { type: 'string_pattern_mismatch', loc, msg: 'Text must not contain NUL or other control characters, nor an unpaired UTF-16 surrogate' };
+  return new AppError('validation', 'Control character or unpaired surrogate in input', { issues: [issue] });
 }
 
 export function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params'>): void {
@@ -63,4 +70,13 @@ export function registerInputBounds(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     checkRequestInput(request);
   });
+}
+
+/**
+ * Schema formats stricter than ajv-formats' where a value the schema accepted would otherwise fail in the
+ * store: `date-time` is what PostgreSQL's timestamptz and Date both read (lib/time.ts; ajv-formats accepts
+ * offsets up to ±23:59 and the year 0000, which PostgreSQL refuses). Fastify's `ajv.onCreate` in app.ts.
+ */
+export function tightenSchemaFormats(ajv: { addFormat(name: string, format: { type: 'string'; validate: (value: string) => boolean }): unknown }): void {
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
 }

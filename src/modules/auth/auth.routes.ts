@@ -262,12 +262,17 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName, bas
 /**
  * The outbox as a page, so a person trying the service on their own machine can click their
  * link. app.ts registers it only outside production and only without SMTP; it answers only
- * callers on loopback (the socket and, behind a trusted proxy, the forwarded client too):
- * anyone else gets the same 404 as an unknown path, since the outbox holds sign-in links.
+ * direct loopback connections: the socket's own peer on loopback (never req.ip, which TRUST_PROXY
+ * may take from a header) and no Forwarded, X-Forwarded-For or X-Real-IP header, since a proxy on
+ * the same host (which sends them) makes every visitor look like loopback whatever TRUST_PROXY says.
+ * Anyone else gets the same 404 as an unknown path, since the outbox holds sign-in links.
  */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
+
 export async function devMailboxRoutes(app: App, { mail }: { mail: MailService }): Promise<void> {
   app.get('/mailbox', { schema: { hide: true, querystring: Type.Object({ to: Type.Optional(Type.String({ maxLength: 254 })) }) } }, async (req, reply) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackAddress(req.ip)) {
+    const proxied = PROXY_HEADERS.some((name) => req.headers[name] !== undefined);
+    if (proxied || !isLoopbackAddress(req.raw.socket.remoteAddress)) {
       throw new AppError('not_found', `Not found: ${req.method} ${req.url.split('?')[0]}`);
     }
     return reply

@@ -32,6 +32,17 @@ describe('developer mailbox and mail logging (finding 1)', () => {
     assert.equal(mapped.statusCode, 200);
   });
 
+  it('answers direct loopback connections only: a proxy on the same host (any forwarding header) gets the 404, whatever TRUST_PROXY says (issue 35 B)', async () => {
+    // TRUST_PROXY=false (this app): a proxy on 127.0.0.1 makes every visitor's socket look like loopback.
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
+      const res = await t.app.inject({ method: 'GET', url: '/dev/mailbox', remoteAddress: '127.0.0.1', headers });
+      assert.equal(res.statusCode, 404, JSON.stringify(headers));
+      assert.ok(!res.body.includes('token='));
+      assert.equal(res.json().code, 'not_found');
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/dev/mailbox', remoteAddress: '::1' })).statusCode, 200);
+  });
+
   it('logs that a mail was queued, never its link or token', async () => {
     await t.app.inject({ method: 'POST', url: '/api/admin/magic-link/request', payload: { email: ADMIN } });
     await t.app.inject({ method: 'POST', url: '/api/auth/magic-link', payload: { email: 'someone@example.org' } });
@@ -92,6 +103,9 @@ describe('developer mailbox elsewhere (finding 1)', () => {
     try {
       const forwarded = await proxied.app.inject({ method: 'GET', url: '/dev/mailbox', headers: { 'x-forwarded-for': '198.51.100.7' } });
       assert.equal(forwarded.statusCode, 404);
+      // A trusted proxy that says the visitor is on loopback is still a proxy: req.ip is not the socket's peer.
+      const claimed = await proxied.app.inject({ method: 'GET', url: '/dev/mailbox', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } });
+      assert.equal(claimed.statusCode, 404);
     } finally {
       await proxied.close();
       await closeTestEmbeddings();

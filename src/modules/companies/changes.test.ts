@@ -113,6 +113,19 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     }
   });
 
+  it('refuses a cursor whose numbers do not fit their columns (txid xid8, seq bigint) with a 422 on since (issue 35 A2)', async () => {
+    const cursor = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    for (const text of ['99999999999999999999.1', '18446744073709551616.0', '1.9223372036854775808', '1.99999999999999999999']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?since=${cursor(text)}` });
+      assert.equal(res.statusCode, 422, `${text}: ${res.body}`);
+      assert.deepEqual(res.json().detail[0].loc, ['query', 'since']);
+    }
+    // The largest values of the types are cursors (past every change so far).
+    const edge = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?since=${cursor('18446744073709551615.9223372036854775807')}` });
+    assert.equal(edge.statusCode, 200, edge.body);
+    assert.deepEqual(edge.json().changes, []);
+  });
+
   it('lets a reader that polls during concurrent writes mirror the directory exactly (no change skipped, deletions included)', async () => {
     const mirror = new Map<string, string>();
     let cursor: string | undefined;

@@ -4,6 +4,7 @@ import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { countryCode, countryName } from '../../lib/countries.js';
 import { cityCoordinates } from '../../lib/geo.js';
+import { digitsWithin, PG_MAX } from '../../lib/ids.js';
 import { toE164 } from '../../lib/phone.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
@@ -311,7 +312,10 @@ export function createCompaniesService({ repo, embeddings, baseUrl, changes }: C
       let after = { txid: '0', seq: '0' };
       if (since) {
         const m = /^(\d{1,20})\.(\d{1,20})$/.exec(Buffer.from(since, 'base64url').toString('utf8'));
-        if (!m) throw invalid(['query', 'since'], 'Input should be a next_cursor returned by this endpoint', since, 'value_error');
+        // Each number within its column's type (txid xid8, seq bigint): a larger one is no cursor this endpoint gave out.
+        if (!m || !digitsWithin(m[1]!, PG_MAX.xid8) || !digitsWithin(m[2]!, PG_MAX.bigint)) {
+          throw invalid(['query', 'since'], 'Input should be a next_cursor returned by this endpoint', since, 'value_error');
+        }
         after = { txid: m[1]!, seq: m[2]! };
       }
       const rows = await repo.changesAfter(after, limit + 1);

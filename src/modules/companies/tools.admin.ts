@@ -1,3 +1,5 @@
+import { isUuid } from '../../lib/ids.js';
+import { isStorableDateTime } from '../../lib/time.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { Actor } from '../../platform/auth.js';
@@ -20,7 +22,10 @@ export function encodeCursor(createdAt: string, id: string): string {
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof createdAt === 'string' && /^\d{4}-\d\d-\d\d[ T][\d:.]+\+00$/.test(createdAt) && typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) {
+    // A time PostgreSQL reads (the form encodeCursor writes, `2026-01-02 03:04:05.678901+00`) and a real uuid:
+    // anything else is no cursor this list gave out, and must not reach the database as an error.
+    if (typeof createdAt === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?\+00$/.test(createdAt)
+      && isStorableDateTime(`${createdAt.slice(0, 10)}T${createdAt.slice(11, -3)}Z`) && typeof id === 'string' && isUuid(id)) {
       return { createdAt, id };
     }
   } catch {

@@ -58,16 +58,21 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
     }
   });
 
-  async function serve(req: FastifyRequest, reply: FastifyReply, endpoint: McpEndpoint): Promise<void> {
+  /**
+   * Answers one POST. Every branch that answers through Fastify returns the reply: an async handler that
+   * resolves to undefined before the async onSend hooks have written the answer makes Fastify send a
+   * second one (ERR_HTTP_HEADERS_SENT, counted as a 500). The SDK path hijacks the reply and writes it itself.
+   */
+  async function serve(req: FastifyRequest, reply: FastifyReply, endpoint: McpEndpoint): Promise<FastifyReply | undefined> {
     const rawKey = req.headers['x-api-key'];
     const apiKey = (Array.isArray(rawKey) ? rawKey[0] : rawKey)?.trim() || undefined;
     if (req.body === PARSE_FAILED) {
-      return void reply.code(400).send(rpcError(null, JSONRPC.PARSE_ERROR, 'Parse error: the body is not valid JSON'));
+      return reply.code(400).send(rpcError(null, JSONRPC.PARSE_ERROR, 'Parse error: the body is not valid JSON'));
     }
     if (isModernRequest(req.headers, req.body)) {
       const answer = await handleModern(req.headers, req.body, { ...mcp.runner, endpoint, apiKey });
       reply.code(answer.status);
-      return void (answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body));
+      return answer.body === undefined ? reply.send() : reply.type('application/json').send(answer.body);
     }
     // The SDK's transport answers 406 unless Accept names both JSON and SSE; a client that sends
     // no Accept (or */*) accepts anything, so it is told so rather than refused.
@@ -91,6 +96,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
         reply.raw.end(JSON.stringify(rpcError(null, JSONRPC.INTERNAL_ERROR, 'Internal server error')));
       }
     }
+    return undefined;
   }
 
   // Origin is checked before anything else on the MCP endpoints.
@@ -103,16 +109,28 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
   // JSON-RPC answers (results and errors) are documented as such; their shape is the MCP specification's.
   const rpcAnswer = Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true, description: 'A JSON-RPC 2.0 response (result or error)' });
 
+  // A body in another type than JSON (or none declared): the framework's 415, in the {detail} shape.
+  const unsupportedType = Type.Ref('Error', { description: 'The body is not application/json' });
+
   const notAllowed = (allow: string) => async (request: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).header('allow', allow).send(errorBody(request, 'method_not_allowed', `Method Not Allowed: this MCP endpoint is stateless and answers ${allow} only`));
 
   app.post('/mcp', {
     preHandler: checkOrigin,
-    schema: { operationId: 'mcp.agent', tags: [TAG], summary: 'Agent MCP server (JSON-RPC over Streamable HTTP)', description: postDescription, response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer } },
+    schema: { operationId: 'mcp.agent', tags: [TAG], summary: 'Agent MCP server (JSON-RPC over Streamable HTTP)', description: postDescription, response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 415: unsupportedType, 422: errorResponses[422] } },
   }, async (req, reply) => serve(req, reply, mcp.agentEndpoint()));
 
   app.get('/mcp', {
-    schema: { operationId: 'mcp.landing', tags: [TAG], summary: 'How to connect to the MCP server (HTML)', hide: true },
+    schema: {
+      operationId: 'mcp.landing',
+      tags: [TAG],
+      summary: 'How to connect to the MCP server (HTML)',
+      description: 'A page for people: the endpoint, the client configuration and the tools. A client asking for an SSE stream (Accept: text/event-stream without text/html) gets 405: the server is stateless and has none.',
+      response: {
+        200: { description: 'The page', content: { 'text/html': { schema: Type.String() } } },
+        405: Type.Ref('Error', { description: 'No server-to-client SSE stream: POST JSON-RPC messages instead' }),
+      },
+    },
   }, async (req, reply) => {
     const accept = req.headers.accept ?? '';
     // A legacy client opening its server-to-client SSE stream: there is none (stateless).
@@ -136,7 +154,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       summary: 'MCP server of one company',
       description: `${postDescription} Tools: get_profile, get_services_and_contact, send_proposal (X-API-Key). Unknown or deleted company: 404.`,
       params: CompanyParams,
-      response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err, 422: errorResponses[422] },
+      response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err, 415: unsupportedType, 422: errorResponses[422] },
     },
   }, async (req, reply) => {
     const { endpoint } = await mcp.companyEndpoint(req.params.tool_id);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
 import { registerAgent } from '../agents/agents.test-helpers.js';
 import { ALL_VERSIONS, MODERN_VERSION } from './mcp.protocol.js';
 import { originAllowed } from './mcp.routes.js';
@@ -311,6 +311,23 @@ describe('MCP servers', () => {
       assert.equal(unknown.body.error.code, -32602);
     });
 
+    it('refuses an updated_since PostgreSQL cannot read as a tool argument error, not an internal one (issue 35 A1)', async () => {
+      for (const updated_since of ['2020-01-01T00:00:00+16:00', '2020-01-01T00:00:00-23:59', '0000-01-01T00:00:00Z']) {
+        const res = await modern('tools/call', { name: 'search_companies', arguments: { updated_since } });
+        assert.equal(res.status, 200);
+        assert.equal(res.body.result.isError, true, updated_since);
+        assert.match(res.body.result.content[0].text, /^Invalid arguments for search_companies: updated_since: .*RFC 3339/, updated_since);
+      }
+      const edge = await modern('tools/call', { name: 'search_companies', arguments: { updated_since: '2020-01-01T00:00:00+15:59' } });
+      assert.equal(edge.body.result.isError, undefined, JSON.stringify(edge.body));
+      // The SDK-served revisions read the same tool definition.
+      const client = await connect();
+      const legacy = (await client.callTool({ name: 'search_companies', arguments: { updated_since: '2020-01-01T00:00:00+16:00' } })) as ToolResult;
+      assert.equal(legacy.isError, true);
+      assert.match(legacy.content[0]!.text, /updated_since/);
+      await client.close();
+    });
+
     it('rejects missing or mismatched headers with HeaderMismatch (400, -32020)', async () => {
       const wrongMethod = await modern('tools/list', {}, { headers: { 'mcp-method': 'server/discover' } });
       assert.equal(wrongMethod.status, 400);
@@ -477,5 +494,40 @@ describe('MCP servers', () => {
       assert.match(fm[1]!, /^[a-z0-9]+(-[a-z0-9]+)*$/);
       assert.ok((JSON.parse(fm[2]!) as string).length <= 1024);
     });
+  });
+});
+
+describe('MCP 2026-07-28 answers are sent once (issue 35 D)', () => {
+  it('answers 200, counts it as 200 in /metrics and logs nothing at warn or error level', async () => {
+    const lines: string[] = [];
+    const t = await buildTestApp({ logLevel: 'warn' }, {}, { logStream: { write: (line: string) => void lines.push(line) } });
+    try {
+      // Over a real socket: app.inject does not show the second reply the async onSend hooks let through.
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      lines.length = 0; // start-up warnings (the local payment provider) are not this test's
+      const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mcp`;
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION };
+      const post = (headers: Record<string, string>, body: string) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': MODERN_VERSION, ...headers }, body });
+      const list = await post({ 'mcp-method': 'tools/list' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }));
+      assert.equal(list.status, 200);
+      assert.ok(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length > 0);
+      const notification = await post({ 'mcp-method': 'notifications/initialized' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: { _meta: meta } }));
+      assert.equal(notification.status, 202);
+      await notification.text();
+      const notJson = await post({}, '{"jsonrpc": ');
+      assert.equal(notJson.status, 400);
+      await notJson.text();
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const count = (status: number) => Number(new RegExp(`http_request_duration_seconds_count\\{method="POST",route="/mcp",status="${status}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+      assert.equal(count(200), 1, metrics.split('\n').filter((l) => l.includes('route="/mcp"') && l.includes('_count')).join('\n'));
+      assert.equal(count(202), 1);
+      assert.equal(count(400), 1);
+      assert.equal(count(500), 0);
+      assert.deepEqual(lines, [], 'nothing logged at warn or error level');
+    } finally {
+      await t.close();
+      await closeTestEmbeddings();
+    }
   });
 });

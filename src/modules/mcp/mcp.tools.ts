@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_TIME_RULE, isStorableDateTime } from '../../lib/time.js';
 import { API_KEY_REFUSALS, type AgentPrincipal, type ApiKeyVerifier } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 
@@ -44,9 +45,22 @@ export interface CallToolResult {
  * bounds of the REST route it mirrors and the two never drift.
  */
 export function zodFromTypeBox(schema: unknown): z.ZodObject {
-  const converted = z.fromJSONSchema(JSON.parse(JSON.stringify(schema)) as Parameters<typeof z.fromJSONSchema>[0]);
+  const json = JSON.parse(JSON.stringify(schema)) as { properties?: Record<string, unknown> };
+  const converted = z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
   if (!(converted instanceof z.ZodObject)) throw new Error('tool input schema must be an object schema');
-  return converted;
+  // Zod's date-time, like ajv-formats', accepts what PostgreSQL refuses (offsets of ±16:00 and more, the year
+  // 0000): the REST routes' stricter rule (platform/input-bounds.ts) applies to the tool's arguments too.
+  const dateTimes = Object.entries(json.properties ?? {}).filter(([, property]) => hasDateTimeFormat(property));
+  if (dateTimes.length === 0) return converted;
+  const shape = converted.shape as Record<string, z.ZodType>;
+  return converted.extend(Object.fromEntries(dateTimes.map(([key]) => [key, shape[key]!.refine((v) => typeof v !== 'string' || isStorableDateTime(v), DATE_TIME_RULE)])));
+}
+
+/** Whether a JSON Schema is a date-time string, alone or as a branch of a union (nullable). */
+function hasDateTimeFormat(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  const s = schema as { format?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  return s.format === 'date-time' || [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(hasDateTimeFormat);
 }
 
 /** Merges several TypeBox object schemas (path params + query, say) into one tool input. */

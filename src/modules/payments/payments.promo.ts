@@ -65,7 +65,7 @@ export function createPromoService(deps: { repo: PaymentsRepo; provider: Payment
     async list(q: { active?: boolean | undefined; q?: string | undefined; cursor?: string | undefined; limit?: number | undefined }) {
       const limit = q.limit ?? 50;
       const after = q.cursor ? Number(q.cursor) : undefined;
-      if (after !== undefined && !(Number.isInteger(after) && after > 0)) throw invalid(['query', 'cursor'], 'Unknown cursor: use next_cursor of the previous page', q.cursor);
+      if (after !== undefined && !(Number.isInteger(after) && after > 0 && after <= 2_147_483_647)) throw invalid(['query', 'cursor'], 'Unknown cursor: use next_cursor of the previous page', q.cursor);
       const rows = await repo.listPromos({ active: q.active, q: q.q?.trim().toUpperCase() || undefined, after, limit });
       return { items: rows.map(promoView), next_cursor: rows.length === limit ? String(rows[rows.length - 1]!.id) : null };
     },

@@ -76,7 +76,10 @@ export function createPaymentsRepo(db: Queryable) {
       return (await one<CheckoutRow>(
         `INSERT INTO checkouts (id, company_id, provider, plan, billing_interval, promo_id, url, success_url, cancel_url, idempotency_key, amount, amount_discounted, currency, expires_at, opened_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
-        [c.id, c.company_id, c.provider, c.plan, c.billing_interval, c.promo_id, c.url, c.success_url, c.cancel_url, c.idempotency_key, c.amount, c.amount_discounted, c.currency, c.expires_at, c.opened_by],
+        [
+          c.id, c.company_id, c.provider, c.plan, c.billing_interval, c.promo_id, c.url, c.success_url, c.cancel_url, c.idempotency_key,
+          c.amount, c.amount_discounted, c.currency, c.expires_at, c.opened_by,
+        ],
       ))!;
     },
     markCheckout: (id: string, status: 'complete' | 'expired') => one<CheckoutRow>('UPDATE checkouts SET status = $2 WHERE id = $1 RETURNING *', [id, status]),
