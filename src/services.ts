@@ -182,7 +182,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       return agent && emailConfirmed(agent) ? { email: agent.owner_email, name: agent.name } : undefined;
     },
   });
-  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, webhooks, log });
+  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, log });
 
   const services: CoreServices = {
     config,

@@ -77,3 +77,8 @@ export function countryCode(input: string | null | undefined): string | undefine
 export function countryName(code: string): string | undefined {
   return nameByCode.get(code.toUpperCase());
 }
+
+/** Every country's English name (for "did you mean" when a value is unknown). */
+export function countryNames(): string[] {
+  return [...nameByCode.values()];
+}

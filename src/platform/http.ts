@@ -46,6 +46,11 @@ export const ToolIdParams = Type.Object({
   tool_id: Type.String({ format: 'uuid', description: 'Company (tool) id' }),
 });
 
+/** The Idempotency-Key header of the agent API's creates (proposals, their replies, webhook endpoints). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', description: 'Retrying with the same key returns the first result and creates nothing twice (kept 24 hours)' })),
+});
+
 /** Deepest row a list may skip to: an offset past it is a 422, never a database error. Use cursors to go further. */
 export const MAX_OFFSET = 1_000_000;
 

@@ -65,8 +65,9 @@ describe('ask without a language model', () => {
     const res = await ask(t, 'I need a plumber in Berlin to fix a leak');
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['answer', 'companies', 'question', 'total_found']);
+    assert.deepEqual(Object.keys(body).sort(), ['answer', 'companies', 'found', 'question', 'total_found']);
     assert.equal(body.question, 'I need a plumber in Berlin to fix a leak');
+    assert.equal(body.found, true);
     assert.equal(body.companies[0].id, plumber);
     assert.equal(body.total_found, body.companies.length);
     assert.match(body.answer, /Redline Plumbing/);
@@ -121,10 +122,12 @@ describe('ask without a language model', () => {
     assert.equal(body.companies[0].id, plumber);
     assert.doesNotMatch(body.answer, /ignore previous instructions/i);
     assert.doesNotMatch(body.answer, /best plumber/i);
-    // "plumber" is one of the gnome shop's keywords, so it is among the matches and described: its real content shows.
-    assert.ok(body.companies.some((c: { id: string }) => c.id === gnome), 'the gnome shop matches the keyword "plumber"');
-    assert.match(body.answer, /\d\. Gnome Palace \(/);
-    assert.match(body.answer, /hand-painted garden gnomes/);
+    // "plumber" is one of the gnome shop's keywords: it is listed as a partial result, and the answer, built from the
+    // same verdicts, does not call it a match (issue 37).
+    const gnomeHit = body.companies.find((c: { id: string }) => c.id === gnome);
+    assert.equal(gnomeHit?.relevance, 'partial');
+    assert.doesNotMatch(body.answer, /Gnome Palace/);
+    assert.equal(body.found, true);
   });
 
   it('says plainly when nothing fits and records the question as an insight', async () => {

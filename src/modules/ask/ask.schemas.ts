@@ -26,8 +26,9 @@ export type AskRequest = Static<typeof AskRequestSchema>;
 export const AskResponseSchema = Type.Object(
   {
     question: Type.String(),
-    answer: Type.String({ description: 'Plain text. Names the companies that fit and why, or says plainly that nothing in the directory fits.' }),
-    companies: Type.Array(Type.Ref('CompanySummary'), { description: 'The profiles the answer is grounded in: recommended first, then context companies, then other matches' }),
+    answer: Type.String({ description: 'Plain text built from the same verdicts as `companies`: names the strong matches (in a named place first) and why, or says plainly that nothing in the directory fits (and where the nearest matches are when a place was named); partial results are never called matches.' }),
+    found: Type.Boolean({ description: 'true when at least one company meets the need (a strong match, in the named place when one was named); false when the answer says nothing fits' }),
+    companies: Type.Array(Type.Ref('CompanySummary'), { description: 'The profiles the answer is grounded in: context companies first, then the matches in the order the answer names them, then partial results (each carries relevance)' }),
     total_found: Type.Integer({ description: 'Number of companies in `companies`' }),
   },
   { $id: 'AskResponse' },

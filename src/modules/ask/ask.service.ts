@@ -4,7 +4,7 @@ import { invalid } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
 import type { CompanySummary, CompanyRow } from '../companies/companies.schemas.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { DEFAULT_RADIUS_KM, WEAK_SIMILARITY, type SearchResult, type SearchService } from '../search/search.service.js';
+import { DEFAULT_RADIUS_KM, type SearchResult, type SearchService } from '../search/search.service.js';
 import { AskModelOutputSchema, AskQuerySchema, type AskResponse } from './ask.schemas.js';
 import type { InsightsService } from './insights.service.js';
 
@@ -65,6 +65,24 @@ function describe(c: CompanySummary, row: CompanyRow | undefined, n: number): st
   return `${n}. ${c.name} (${facts}). ${verified}${offers}${about ? ` ${about}` : ''} Profile id: ${c.id}.`;
 }
 
+/** Whether a company is in a named place (within the default radius) or serves it remotely or nationwide. */
+function servesPlace(c: CompanySummary, place: NonNullable<SearchResult['place']>): boolean {
+  return (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) || c.service_type === 'remote' || c.service_type === 'hybrid' ||
+    (c.service_type === 'nationwide' && (c.location as { country_code?: string }).country_code === place.country_code);
+}
+
+/** The search results by verdict: strong matches in (or serving) the named place, strong ones elsewhere, partial ones. */
+interface Verdicts { inPlace: CompanySummary[]; elsewhere: CompanySummary[]; partial: CompanySummary[] }
+
+function byVerdict(list: CompanySummary[], place: SearchResult['place'] | undefined): Verdicts {
+  const strong = list.filter((c) => c.relevance === 'strong');
+  return {
+    inPlace: place ? strong.filter((c) => servesPlace(c, place)) : strong,
+    elsewhere: place ? strong.filter((c) => !servesPlace(c, place)).sort((a, b) => (a.distance_km ?? Infinity) - (b.distance_km ?? Infinity)) : [],
+    partial: list.filter((c) => c.relevance === 'partial'),
+  };
+}
+
 export function createAskService({ search, companies, insights, llm, log }: AskServiceDeps) {
   /** The profile the model reads: facts only, description trimmed. */
   function modelProfile(c: CompanySummary, row: CompanyRow | undefined, isContext: boolean) {
@@ -84,32 +102,34 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
     };
   }
 
-  function deterministicAnswer(question: string, context: CompanySummary[], others: CompanySummary[], weak: boolean, rows: Map<string, CompanyRow>, place?: SearchResult['place'], nothingInPlace = false): string {
+  /**
+   * The answer without a model, built from the same verdicts as the results beside it: strong matches are
+   * named as matches (those in a named place first), partial ones only as "may be related", never as
+   * matches; when nothing is strong, or nothing strong is in the named place, it says so plainly.
+   */
+  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: Verdicts, rows: Map<string, CompanyRow>, place?: SearchResult['place']): string {
     const parts: string[] = [];
     let n = 0;
+    const line = (c: CompanySummary) => `${describe(c, rows.get(c.id), ++n)}${place && typeof c.distance_km === 'number' && !servesPlace(c, place) ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`;
     if (context.length) {
       parts.push(`The companies you gave as context:`);
       for (const c of context) parts.push(describe(c, rows.get(c.id), ++n));
     }
-    const shown = others.slice(0, DESCRIBE);
-    // A place named in the question that no match is in (or serves remotely): say so, nearest first.
-    const servesPlace = (c: CompanySummary) =>
-      (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) || c.service_type === 'remote' || c.service_type === 'hybrid' ||
-      (c.service_type === 'nationwide' && (c.location as { country_code?: string }).country_code === place?.country_code);
-    // Nothing there matches the need (a company there that matches only the place is no answer):
-    // say so and offer the matches elsewhere, with their distance.
-    const elsewhere = shown.filter((c) => !servesPlace(c));
-    if (place && nothingInPlace && elsewhere.length > 0) {
-      parts.push(`Nothing in the directory fits "${question}" in ${place.name}. The closest matches elsewhere:`);
-      for (const c of elsewhere) parts.push(`${describe(c, rows.get(c.id), ++n)}${typeof c.distance_km === 'number' ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`);
-    } else if (shown.length === 0) {
-      parts.push(context.length ? 'No other company in the directory matches the question.' : `Nothing in the directory fits "${question}". Try other words, a broader request, or a category from GET /api/v1/agent/categories.`);
-    } else if (weak) {
-      parts.push(`Nothing in the directory clearly fits "${question}". The closest profiles, which may not fit:`);
-      for (const c of shown) parts.push(describe(c, rows.get(c.id), ++n));
+    const { inPlace, elsewhere, partial } = verdicts;
+    if (inPlace.length > 0) {
+      parts.push(`${context.length ? 'Other companies' : 'Companies'} in the directory that match "${question}"${place ? ` in or for ${place.name}` : ''}, best first:`);
+      for (const c of inPlace.slice(0, DESCRIBE)) parts.push(line(c));
+    } else if (place && elsewhere.length > 0) {
+      parts.push(`Nothing in the directory fits "${question}" in ${place.name}. The nearest matches elsewhere:`);
+      for (const c of elsewhere.slice(0, DESCRIBE)) parts.push(line(c));
     } else {
-      parts.push(`${context.length ? 'Other companies' : 'Companies'} in the directory that match "${question}", best first:`);
-      for (const c of shown) parts.push(describe(c, rows.get(c.id), ++n));
+      parts.push(context.length ? 'No other company in the directory clearly matches the question.' : `Nothing in the directory fits "${question}".`);
+      if (partial.length > 0) {
+        parts.push('These profiles share some of the words or meaning but were not judged a match; check them before relying on them:');
+        for (const c of partial.slice(0, DESCRIBE)) parts.push(line(c));
+      } else if (!context.length) {
+        parts.push('Try other words, a broader request, or a category from GET /api/v1/agent/categories.');
+      }
     }
     parts.push('This answer was built from the directory profiles without a language model; read a full profile at GET /api/v1/agent/companies/{id}.');
     return parts.join('\n');
@@ -156,15 +176,19 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       const context = contextRows.map((r) => fromSearch.get(r.id) ?? companies.toSummary(r, 0, []));
       const contextSet = new Set(context.map((c) => c.id));
       const others = found.result.companies.filter((c) => !contextSet.has(c.id));
-      const weak = found.bestSimilarity < WEAK_SIMILARITY;
-      const all = [...context, ...others];
       const rows = new Map<string, CompanyRow>(contextRows.map((r) => [r.id, r]));
       const missing = others.map((c) => c.id).filter((id) => !rows.has(id));
       for (const r of await companies.findManyByIds(missing)) rows.set(r.id, r);
+      const place = found.result.place?.source === 'q' ? found.result.place : undefined;
+      const verdicts = byVerdict(others, place);
+      // What the answer names comes first, in the order it names it.
+      const named = [...verdicts.inPlace, ...verdicts.elsewhere];
+      const namedIds = new Set(named.map((c) => c.id));
+      const ordered = [...context, ...named, ...others.filter((c) => !namedIds.has(c.id))];
 
-      if (all.length === 0) {
+      if (ordered.length === 0) {
         insights.recordLater({ companyIds: [], question, source: 'ask', reason: 'no_result' });
-        return { question, answer: deterministicAnswer(question, [], [], true, rows), companies: [], total_found: 0 };
+        return { question, answer: deterministicAnswer(question, [], verdicts, rows), found: false, companies: [], total_found: 0 };
       }
 
       if (llm) {
@@ -177,16 +201,14 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
             insights.recordLater({ companyIds: context.map((c) => c.id), question, source: 'ask', reason: 'nothing_fits' });
           }
           const rank = new Map(modelAnswer.recommended.map((id, i) => [id, i]));
-          const ordered = [...all].sort((a, b) => (rank.get(a.id) ?? 1e6) - (rank.get(b.id) ?? 1e6));
-          return { question, answer: modelAnswer.answer, companies: ordered, total_found: ordered.length };
+          const byModel = [...ordered].sort((a, b) => (rank.get(a.id) ?? 1e6) - (rank.get(b.id) ?? 1e6));
+          return { question, answer: modelAnswer.answer, found: !modelAnswer.nothingFits, companies: byModel, total_found: byModel.length };
         }
       }
 
-      if (weak && context.length === 0) insights.recordWeakLater({ question, source: 'ask', companies: others });
-      const place = found.result.place?.source === 'q' ? found.result.place : undefined;
-      const inPlace = place ? await search.bestSimilarityInPlace(question) : undefined;
-      const nothingInPlace = inPlace !== undefined && inPlace < WEAK_SIMILARITY;
-      return { question, answer: deterministicAnswer(question, context, others, weak, rows, place, nothingInPlace), companies: all, total_found: all.length };
+      const foundHere = verdicts.inPlace.length > 0;
+      if (!foundHere && context.length === 0) insights.recordWeakLater({ question, source: 'ask', companies: others });
+      return { question, answer: deterministicAnswer(question, context, verdicts, rows, place), found: foundHere, companies: ordered, total_found: ordered.length };
     },
 
   };

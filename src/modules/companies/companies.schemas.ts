@@ -50,6 +50,9 @@ export const CompanySummarySchema = Type.Object(
     is_verified: Type.Boolean({ description: 'Only verified companies accept proposals' }),
     match_score: Type.Number({ description: 'Ranking score in [0, 1]; higher is better' }),
     match_sources: Type.Array(Type.Union([Type.Literal('semantic'), Type.Literal('keyword')])),
+    relevance: Type.Optional(Type.Union([Type.Literal('strong'), Type.Literal('partial'), Type.Literal('weak'), Type.Null()], {
+      description: 'How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request), weak (shares words or meaning only; returned only with include_weak=true). null when listing without q',
+    })),
     profile_url: Type.String({ description: 'URL of the full profile in this API' }),
     distance_km: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Distance from the searched place (near, or a place named in q) to the company\'s city, in km; null when the city is unknown. Present only when a place was searched' })),
   },

@@ -281,6 +281,8 @@ export function createDiscoveryService(deps: DiscoveryServiceDeps) {
 
 Authentication: searching, company lookups and categories need no credentials. Sending and following proposals needs an agent API key: register once with \`POST ${base}${AGENT_PREFIX}/register\` (body \`{"name": "...", "owner_email": "..."}\`, one agent per owner email, no disposable addresses). The key is shown once; send it as the \`X-API-Key\` header. \`POST ${AGENT_PREFIX}/rotate-key\` replaces it and invalidates the old one at once. A missing or invalid key is 401. Never put the key in logs, client-side code or public repositories.
 
+Trust the verdicts, not the rank: every search result carries \`relevance\`. \`strong\` means the company does what was asked; \`partial\` means some evidence only (check the profile before relying on it); \`weak\` results are left out unless you pass \`include_weak=true\`, and \`total_found\` counts what is returned. \`POST ${AGENT_PREFIX}/ask\` carries \`found\`: false means nothing in the directory meets the need (in the named place, when one was named), and its answer says so plainly; only strong results are ever called matches. An unknown \`category\` or \`country\` is a 422 naming the closest valid value. In MCP, \`fields\` projects companies to the fields you need, and \`idempotency_key\` makes a retried proposal or reply safe.
+
 Typical flow: search companies (\`GET ${AGENT_PREFIX}/companies?q=...\`), read a profile, then send a proposal to a company whose \`accepts_proposals\` is true (verified). The company answers in its dashboard; poll \`GET ${AGENT_PREFIX}/proposals/{proposal_id}\` for its status (pending, approved, rejected, responded) and the conversation thread, and reply with \`POST ${AGENT_PREFIX}/proposals/{proposal_id}/reply\` (the status returns to pending).
 
 MCP: paste this into your MCP client's configuration (the registration response's \`usage.mcp_config\` is the same with your key). Revisions 2026-07-28 (stateless, \`server/discover\`) and 2025-11-25 and earlier (initialize) are served. Without a key, the key tools answer with a tool error explaining how to register.
@@ -305,7 +307,7 @@ ${endpoints.map(endpointEntry).join('\n')}
 ## MCP
 
 - [Agent MCP server](${base}/mcp): POST JSON-RPC (Streamable HTTP, stateless). Tools: ${tools.map((t) => `\`${t.name}\`${t.needsKey ? ' (key)' : ''}`).join(', ')}. Open the URL in a browser for setup instructions.
-- [Company MCP servers](${base}/mcp/company/{company_id}): one MCP server per company (profile, services and contact, send a proposal); each has an Agent Skills file at ${base}/mcp/company/{company_id}/SKILL.md.
+- [Company MCP servers](${base}/mcp/company/{company_id}): one MCP server per company (profile, services and contact, send a proposal; \`ask_about_company\` answers yes / no / not stated for that company only, never naming another); each has an Agent Skills file at ${base}/mcp/company/{company_id}/SKILL.md.
 
 ## Machine-readable descriptions
 

@@ -32,7 +32,7 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 <p>${escapeHtml(endpoint.instructions)}</p>
 <p>Endpoint: <code>${escapeHtml(baseUrl)}/mcp</code> (Streamable HTTP, POST only, stateless). Protocol revisions: ${ALL_VERSIONS.map((v) => `<code>${v}</code>`).join(', ')} (${MODERN_VERSION} without initialize).</p>
 <h2>1. Get an API key</h2>
-<p>Searching needs no key. Sending proposals does: register once, and store the key (it is shown only once).</p>
+<p>Searching needs no key. Sending proposals does: register once (the <code>register_agent</code> tool, or the request below), and store the key (it is shown only once).</p>
 <pre><code>${escapeHtml(register)}</code></pre>
 <h2>2. Add the server to your MCP client</h2>
 <p>Paste this into the client's configuration (the registration response's <code>usage.mcp_config</code> is the same, with your key filled in):</p>
@@ -70,6 +70,12 @@ export function skillFile(opts: { baseUrl: string; serviceName: string; name: st
   if (description.length > 1024) description = `${description.slice(0, 1020).replace(/\s+\S*$/, '')}...`;
   const tools = endpoint.tools.map((t) => `- \`${t.name}\`${t.needsKey ? ' (needs X-API-Key)' : ''}: ${t.description}`).join('\n');
   const config = JSON.stringify({ mcpServers: { [opts.name]: { url, headers: { 'X-API-Key': '<YOUR_API_KEY>' } } } }, null, 2);
+  const asking = endpoint.tools.some((t) => t.name === 'ask_about_company')
+    ? `\nTo ask whether ${toPlainLine(profile.name)} does something, call \`ask_about_company\`: it answers from this company's own profile and website pages only, ` +
+      'with `answer_status` yes (they state it), no (they state it does not) or not_stated (they do not say: ask the company), and its contact route ' +
+      `(website, email and phone when listed${profile.accepts_proposals ? ', proposals through send_proposal or create_proposal' : ''}). ` +
+      `It never names another company: to compare companies, search the directory at ${baseUrl}/mcp.\n`
+    : '';
   return `---
 name: ${opts.name}
 description: ${yamlString(description)}
@@ -92,8 +98,8 @@ Connect an MCP client to \`${url}\` (Streamable HTTP, POST, stateless; protocol 
 ${config}
 \`\`\`
 
-The X-API-Key header is needed only to send proposals; get a key with \`POST ${baseUrl}/api/v1/agent/register\`.
-
+The X-API-Key header is needed only to send proposals; get a key with \`POST ${baseUrl}/api/v1/agent/register\` (or the register_agent tool of ${baseUrl}/mcp).
+${asking}
 ## Tools
 
 ${tools}

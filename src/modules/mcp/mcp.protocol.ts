@@ -165,6 +165,7 @@ export function describeTool(tool: McpEndpoint['tools'][number]) {
     title: tool.title,
     description: tool.description,
     inputSchema,
+    outputSchema: tool.output,
     annotations: { title: tool.title, readOnlyHint: tool.readOnly, openWorldHint: false, ...(tool.readOnly ? {} : { destructiveHint: false }) },
   };
 }

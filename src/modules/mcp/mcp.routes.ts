@@ -152,7 +152,7 @@ export async function mcpRoutes(app: App, { mcp, baseUrl, serviceName, rateLimit
       operationId: 'mcp.company',
       tags: [TAG],
       summary: 'MCP server of one company',
-      description: `${postDescription} Tools: get_profile, get_services_and_contact, send_proposal (X-API-Key). Unknown or deleted company: 404.`,
+      description: `${postDescription} Tools: get_profile, get_services_and_contact, ask_about_company (answered from this company's profile and pages only: yes, no or not stated), send_proposal (X-API-Key). Unknown or deleted company: 404.`,
       params: CompanyParams,
       response: { 200: rpcAnswer, 400: rpcAnswer, 403: rpcAnswer, 404: err, 415: unsupportedType, 422: errorResponses[422] },
     },

@@ -19,14 +19,38 @@ import {
   ProposalIdParams,
   ReplyBody,
 } from '../proposals/proposals.schemas.js';
+import { RegisterBody } from '../agents/agents.schemas.js';
 import { z } from 'zod';
+import { companyTools, type McpCompanyAnswersPort } from './mcp.company-tools.js';
+import { fieldsArgument, OUTPUTS, PROFILE_FIELDS, project, SUMMARY_FIELDS } from './mcp.outputs.js';
 import { describeTool } from './mcp.protocol.js';
+import {
+  agentSummary,
+  askSummary,
+  batchSummary,
+  categoriesSummary,
+  profileSummary,
+  proposalListSummary,
+  proposalSummary,
+  registrationSummary,
+  searchSummary,
+} from './mcp.summaries.js';
 import { webhookTools, type McpWebhooksPort } from './mcp.webhook-tools.js';
-import { runTool, zodFromTypeBox, zodFromTypeBoxes, type McpEndpoint, type ToolDef, type ToolRunnerDeps } from './mcp.tools.js';
+import {
+  REPLAYED,
+  runTool,
+  withIdempotencyKey,
+  zodFromTypeBox,
+  zodFromTypeBoxes,
+  type McpEndpoint,
+  type ToolCallContext,
+  type ToolDef,
+  type ToolRunnerDeps,
+} from './mcp.tools.js';
 import { isUuid } from '../../lib/ids.js';
 
 /** What the key tools use of the agents and proposals services (the same calls as the REST routes). */
-export type McpAgentsPort = Pick<AgentsService, 'me'>;
+export type McpAgentsPort = Pick<AgentsService, 'me' | 'register'>;
 export type McpProposalsPort = Pick<ProposalsService, 'create' | 'createBatch' | 'listForAgent' | 'getForAgent' | 'reply'>;
 /** What the ask tools use of the ask service. */
 export interface McpAskPort {
@@ -45,6 +69,8 @@ export interface McpServiceDeps {
   agents?: McpAgentsPort;
   proposals?: McpProposalsPort;
   ask?: McpAskPort;
+  /** The chat widget's answerer: a company's own server answers questions about it from its profile and pages. */
+  companyAnswers?: McpCompanyAnswersPort;
   webhooks?: McpWebhooksPort;
   log: ToolRunnerDeps['log'];
 }
@@ -57,6 +83,21 @@ export function createMcpService(deps: McpServiceDeps) {
   const service = config.serviceName;
   const runner: ToolRunnerDeps = { baseUrl, verifyKey: () => deps.verifiers.apiKey, log: deps.log };
 
+  /** A create with an idempotency_key: the REST Idempotency-Key's result, and a note when it was a replay. */
+  async function once<T extends object>(ctx: ToolCallContext, create: Promise<{ body: T; replayed: boolean }>): Promise<Record<string, unknown>> {
+    const out = await create;
+    if (out.replayed) ctx.notes.push(REPLAYED);
+    return asObject(out.body);
+  }
+  const keyOf = (args: Record<string, unknown>) => (typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined);
+  const withoutKey = ({ idempotency_key: _key, ...rest }: Record<string, unknown>) => rest;
+
+  const createProposalInput = withIdempotencyKey(zodFromTypeBox(CreateProposalBody));
+  const createProposal = (companyId: string | undefined, args: Record<string, unknown>, ctx: ToolCallContext) => {
+    const body = { ...withoutKey(args), ...(companyId ? { company_id: companyId } : {}) } as unknown as Parameters<McpProposalsPort['create']>[1];
+    return once(ctx, proposals!.create(ctx.agent!.agentId, body, keyOf(args)));
+  };
+
   function agentTools(): ToolDef[] {
     const tools: ToolDef[] = [
       {
@@ -66,29 +107,41 @@ export function createMcpService(deps: McpServiceDeps) {
           'Hybrid (semantic + keyword) search of the business directory. Describe what the customer needs in q, in any words; ' +
           'narrow with category, country, city, industry, service_type, is_verified, updated_since. For local services pass near (a city, "City, CC" or "lat,lng") ' +
           'with radius_km (default 50) and sort=distance if wanted: results then carry distance_km; a place named in q ("a dentist in Munich") ranks companies there first. ' +
-          'Results are ranked by match_score; only verified companies accept proposals.',
-        input: zodFromTypeBox(SearchQuerySchema),
+          'Each result carries relevance (strong: does what was asked; partial: adjacent). Only verified companies accept proposals. ' +
+          'fields keeps only some fields of each company (e.g. "name,location,relevance"). The text lists one line per company; the records are in the structured content.',
+        input: zodFromTypeBox(SearchQuerySchema).extend({ fields: fieldsArgument(SUMMARY_FIELDS, 'each company') }),
         needsKey: false,
         readOnly: true,
-        run: async (args) => asObject(await search.search(args)),
+        output: OUTPUTS.search,
+        summary: searchSummary,
+        run: async ({ fields, ...query }) => {
+          const result = await search.search(query);
+          return { ...result, companies: result.companies.map((c) => project(c, fields)) };
+        },
       },
       {
         name: 'get_company',
         title: 'Get company profile',
-        description: 'The full profile of one company by its id (from search_companies): description, services, location, contact, languages, whether it accepts proposals.',
-        input: zodFromTypeBox(CompanyIdParams),
+        description:
+          'The full profile of one company by its id (from search_companies): description, services, location, contact, languages, whether it accepts proposals. ' +
+          'fields keeps only some of them (e.g. "name,services,contact").',
+        input: zodFromTypeBox(CompanyIdParams).extend({ fields: fieldsArgument(PROFILE_FIELDS, 'the profile') }),
         needsKey: false,
         readOnly: true,
-        run: async (args) => asObject(companies.toProfile(await companies.getById(String(args.company_id)))),
+        output: OUTPUTS.profile,
+        summary: profileSummary,
+        run: async (args) => project(companies.toProfile(await companies.getById(String(args.company_id))), args.fields),
       },
       {
         name: 'get_company_by_website',
         title: 'Get company by website',
         description: 'Looks a company up by its website: a URL or bare domain (acme.com, https://www.acme.com/about). 404 when the directory does not list it.',
-        input: zodFromTypeBox(WebsiteParams),
+        input: zodFromTypeBox(WebsiteParams).extend({ fields: fieldsArgument(PROFILE_FIELDS, 'the profile') }),
         needsKey: false,
         readOnly: true,
-        run: async (args) => asObject(companies.toProfile(await companies.getByWebsite(String(args.website_url)))),
+        output: OUTPUTS.profile,
+        summary: profileSummary,
+        run: async (args) => project(companies.toProfile(await companies.getByWebsite(String(args.website_url))), args.fields),
       },
       {
         name: 'list_categories',
@@ -97,6 +150,8 @@ export function createMcpService(deps: McpServiceDeps) {
         input: z.object({}),
         needsKey: false,
         readOnly: true,
+        output: OUTPUTS.categories,
+        summary: categoriesSummary,
         run: async () => asObject(companies.categories()),
       },
     ];
@@ -104,43 +159,70 @@ export function createMcpService(deps: McpServiceDeps) {
       tools.push({
         name: 'ask',
         title: 'Ask the directory',
-        description: 'Ask a natural-language question ("who can repair a leaking boiler in Berlin?"); returns an answer grounded in matching company profiles. Pass context_company_ids from an earlier search to focus the answer.',
+        description: 'Ask a natural-language question ("who can repair a leaking boiler in Berlin?"); returns an answer grounded in matching company profiles (found says whether any company meets the need). Pass context_company_ids from an earlier search to focus the answer.',
         input: zodFromTypeBox(ask.inputSchema),
         needsKey: false,
         readOnly: true,
+        output: OUTPUTS.ask,
+        summary: askSummary,
         run: async (args) => asObject(await ask.ask(args as { question: string; context_company_ids?: string[] })),
       });
     }
     if (agents) {
-      tools.push({
-        name: 'get_me',
-        title: 'Current agent',
-        description: 'The agent the X-API-Key belongs to (id, name, owner email, whether it is active). Needs X-API-Key.',
-        input: z.object({}),
-        needsKey: true,
-        readOnly: true,
-        run: async (_args, ctx) => asObject(await agents.me(ctx.agent!.agentId)),
-      });
+      tools.push(
+        {
+          name: 'register_agent',
+          title: 'Register an agent',
+          description:
+            'Registers this agent (no key needed) and returns its API key, shown only once: store it, then reconnect to this server with the X-API-Key header ' +
+            '(usage.mcp_config is the client configuration to use). One agent per owner email; a confirmation link is mailed to owner_email and a registration left unconfirmed for 24 hours expires. ' +
+            'The same as POST /api/v1/agent/register.',
+          input: zodFromTypeBox(RegisterBody),
+          needsKey: false,
+          readOnly: false,
+          output: OUTPUTS.agentKey,
+          summary: registrationSummary,
+          run: async (args) => asObject(await agents.register(args as { name: string; owner_email: string })),
+        },
+        {
+          name: 'get_me',
+          title: 'Current agent',
+          description: 'The agent the X-API-Key belongs to (id, name, owner email, whether it is active). Needs X-API-Key.',
+          input: z.object({}),
+          needsKey: true,
+          readOnly: true,
+          output: OUTPUTS.agentInfo,
+          summary: agentSummary,
+          run: async (_args, ctx) => asObject(await agents.me(ctx.agent!.agentId)),
+        },
+      );
     }
     if (proposals) {
       tools.push(
         {
           name: 'create_proposal',
           title: 'Send a proposal',
-          description: 'Sends a proposal on behalf of an end customer to one verified company (accepts_proposals true). The company answers in its dashboard; poll get_proposal. Needs X-API-Key.',
-          input: zodFromTypeBox(CreateProposalBody),
+          description:
+            'Sends a proposal on behalf of an end customer to one verified company (accepts_proposals true). The company answers in its dashboard; poll get_proposal. ' +
+            'Pass an idempotency_key to retry safely. Needs X-API-Key.',
+          input: createProposalInput,
           needsKey: true,
           readOnly: false,
-          run: async (args, ctx) => asObject((await proposals.create(ctx.agent!.agentId, args as unknown as Parameters<McpProposalsPort['create']>[1])).body),
+          output: OUTPUTS.proposal,
+          summary: proposalSummary,
+          run: async (args, ctx) => createProposal(undefined, args, ctx),
         },
         {
           name: 'create_batch_proposals',
           title: 'Send a proposal to several companies',
-          description: 'Sends the same proposal to up to 10 verified companies; each company id gets its own outcome (created or refused with a reason). Needs X-API-Key.',
-          input: zodFromTypeBox(BatchProposalBody),
+          description:
+            'Sends the same proposal to up to 10 verified companies; each company id gets its own outcome (created or refused with a reason). Pass an idempotency_key to retry safely. Needs X-API-Key.',
+          input: withIdempotencyKey(zodFromTypeBox(BatchProposalBody)),
           needsKey: true,
           readOnly: false,
-          run: async (args, ctx) => asObject((await proposals.createBatch(ctx.agent!.agentId, args as unknown as Parameters<McpProposalsPort['createBatch']>[1])).body),
+          output: OUTPUTS.proposalBatch,
+          summary: batchSummary,
+          run: async (args, ctx) => once(ctx, proposals.createBatch(ctx.agent!.agentId, withoutKey(args) as unknown as Parameters<McpProposalsPort['createBatch']>[1], keyOf(args))),
         },
         {
           name: 'list_proposals',
@@ -149,6 +231,8 @@ export function createMcpService(deps: McpServiceDeps) {
           input: zodFromTypeBox(AgentListQuery),
           needsKey: true,
           readOnly: true,
+          output: OUTPUTS.proposalList,
+          summary: proposalListSummary,
           run: async (args, ctx) =>
             asObject(await proposals.listForAgent(ctx.agent!.agentId, { status: args.status as ProposalStatus | undefined, limit: Number(args.limit ?? 50), offset: Number(args.offset ?? 0) })),
         },
@@ -159,16 +243,21 @@ export function createMcpService(deps: McpServiceDeps) {
           input: zodFromTypeBox(ProposalIdParams),
           needsKey: true,
           readOnly: true,
+          output: OUTPUTS.proposal,
+          summary: proposalSummary,
           run: async (args, ctx) => asObject(await proposals.getForAgent(ctx.agent!.agentId, String(args.proposal_id))),
         },
         {
           name: 'reply_to_proposal',
           title: 'Reply to a proposal',
-          description: 'Adds the agent\'s reply to a proposal the company has answered; the status returns to pending so the company sees it. Needs X-API-Key.',
-          input: zodFromTypeBoxes(ProposalIdParams, ReplyBody),
+          description:
+            'Adds the agent\'s reply to a proposal the company has answered; the status returns to pending so the company sees it. Pass an idempotency_key to retry safely (one reply). Needs X-API-Key.',
+          input: withIdempotencyKey(zodFromTypeBoxes(ProposalIdParams, ReplyBody)),
           needsKey: true,
           readOnly: false,
-          run: async (args, ctx) => asObject(await proposals.reply(ctx.agent!.agentId, String(args.proposal_id), String(args.message))),
+          output: OUTPUTS.proposal,
+          summary: proposalSummary,
+          run: async (args, ctx) => once(ctx, proposals.reply(ctx.agent!.agentId, String(args.proposal_id), String(args.message), keyOf(args))),
         },
       );
     }
@@ -183,7 +272,7 @@ export function createMcpService(deps: McpServiceDeps) {
     instructions:
       `${service} is a business directory for AI agents. Find companies with search_companies (describe the customer's need in q), ` +
       `read one with get_company, and, with an agent API key in the X-API-Key header, send proposals to verified companies and follow their answers ` +
-      `(create_proposal, list_proposals, get_proposal, reply_to_proposal), or have their answers pushed to you as signed webhooks (create_webhook). Register for a key: POST ${baseUrl}/api/v1/agent/register. Docs: ${baseUrl}/${service}.md`,
+      `(create_proposal, list_proposals, get_proposal, reply_to_proposal), or have their answers pushed to you as signed webhooks (create_webhook). Register for a key with register_agent (or POST ${baseUrl}/api/v1/agent/register), then reconnect with it. Docs: ${baseUrl}/${service}.md`,
     tools: agentTools(),
   };
 
@@ -199,71 +288,8 @@ export function createMcpService(deps: McpServiceDeps) {
   }
 
   // Converted once: the company server is rebuilt per request, its schemas need not be.
-  const sendProposalInput = zodFromTypeBox(CreateProposalBody).omit({ company_id: true });
-  const companyAskInput = ask ? zodFromTypeBox(ask.inputSchema).pick({ question: true }) : undefined;
-
-  function companyTools(profile: CompanyProfile): ToolDef[] {
-    const id = profile.id;
-    const fresh = async () => companies.toProfile(await companies.getById(id));
-    const tools: ToolDef[] = [
-      {
-        name: 'get_profile',
-        title: `${profile.name}: profile`,
-        description: `The full profile of ${profile.name} (${profile.domain}): what it does, category, location, languages, whether it accepts proposals.`,
-        input: z.object({}),
-        needsKey: false,
-        readOnly: true,
-        run: async () => asObject(await fresh()),
-      },
-      {
-        name: 'get_services_and_contact',
-        title: `${profile.name}: services and contact`,
-        description: `The services ${profile.name} offers and how to reach it (email, phone, website, address, social links).`,
-        input: z.object({}),
-        needsKey: false,
-        readOnly: true,
-        run: async () => {
-          const p = await fresh();
-          // location is a $ref in the TypeBox schema, so its static type is unknown.
-          const loc = p.location as { address: string; city: string; country: string };
-          return {
-            company_id: p.id,
-            name: p.name,
-            services: p.services,
-            service_type: p.service_type,
-            languages: p.languages,
-            contact: { ...p.contact, website: p.website_url, address: loc.address, city: loc.city, country: loc.country },
-            social_links: p.social_links,
-            accepts_proposals: p.accepts_proposals,
-          };
-        },
-      },
-    ];
-    if (ask) {
-      tools.push({
-        name: 'ask_about_company',
-        title: `Ask about ${profile.name}`,
-        description: `Ask a natural-language question about ${profile.name}; the answer is grounded in its profile.`,
-        input: companyAskInput!,
-        needsKey: false,
-        readOnly: true,
-        run: async (args) => asObject(await ask.ask({ question: String(args.question), context_company_ids: [id] })),
-      });
-    }
-    if (proposals) {
-      tools.push({
-        name: 'send_proposal',
-        title: `Send ${profile.name} a proposal`,
-        description: `Sends ${profile.name} a proposal on behalf of an end customer (the company must be verified). Needs X-API-Key.`,
-        input: sendProposalInput,
-        needsKey: true,
-        readOnly: false,
-        run: async (args, ctx) =>
-          asObject((await proposals.create(ctx.agent!.agentId, { ...(args as unknown as Omit<Parameters<McpProposalsPort['create']>[1], 'company_id'>), company_id: id })).body),
-      });
-    }
-    return tools;
-  }
+  const sendProposal = proposals ? { input: createProposalInput.omit({ company_id: true }), run: createProposal } : undefined;
+  const companyToolsDeps = { companies, answers: deps.companyAnswers, sendProposal, baseUrl, serviceName: service };
 
   return {
     runner,
@@ -280,8 +306,9 @@ export function createMcpService(deps: McpServiceDeps) {
         version: deps.version,
         instructions:
           `Tools about one company, ${profile.name} (${profile.website_url}), listed in the ${service} directory. ` +
+          `ask_about_company answers questions about ${profile.name} from its own profile and website pages only (yes, no or not stated) and never names another company. ` +
           (profile.accepts_proposals ? 'It is verified and accepts proposals (send_proposal, with an agent API key).' : 'It is not verified yet, so it cannot receive proposals.'),
-        tools: companyTools(profile),
+        tools: companyTools(profile, companyToolsDeps),
       };
       return { endpoint, profile };
     },

@@ -10,7 +10,7 @@ import { originAllowed } from './mcp.routes.js';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const AGENT_TOOLS = ['search_companies', 'get_company', 'get_company_by_website', 'list_categories', 'ask', 'get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal'];
+const AGENT_TOOLS = ['search_companies', 'get_company', 'get_company_by_website', 'list_categories', 'ask', 'register_agent', 'get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal'];
 const WEBHOOK_TOOLS = ['create_webhook', 'list_webhooks', 'update_webhook', 'delete_webhook', 'rotate_webhook_secret', 'list_webhook_deliveries', 'redeliver_webhook', 'send_test_webhook'];
 const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal', ...WEBHOOK_TOOLS];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -95,7 +95,11 @@ describe('MCP servers', () => {
         assert.ok(!search.isError, search.content[0]?.text);
         const companies = search.structuredContent!.companies as { id: string }[];
         assert.ok(companies.some((c) => c.id === verifiedId));
-        assert.deepEqual(JSON.parse(search.content[0]!.text), search.structuredContent);
+        // The text is a compact summary, one line per company: the data is the structured content, not repeated.
+        const lines = search.content[0]!.text.split('\n').filter((l) => l.startsWith('- '));
+        assert.equal(lines.length, companies.length);
+        assert.ok(lines.some((l) => l.includes('Berlin Boiler Repair') && l.includes(`id ${verifiedId}`)), search.content[0]!.text);
+        assert.ok(search.content[0]!.text.length < JSON.stringify(search.structuredContent).length / 2);
 
         const company = (await client.callTool({ name: 'get_company', arguments: { company_id: verifiedId } })) as ToolResult;
         assert.equal(company.structuredContent!.name, 'Berlin Boiler Repair');

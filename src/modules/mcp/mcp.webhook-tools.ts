@@ -1,6 +1,8 @@
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { CreateWebhookBody, DeliveryListQuery, DeliveryParams, EVENT_CATALOGUE, UpdateWebhookBody, WebhookIdParams } from '../webhooks/webhooks.schemas.js';
-import { zodFromTypeBox, zodFromTypeBoxes, type ToolDef } from './mcp.tools.js';
+import { OUTPUTS } from './mcp.outputs.js';
+import { deliveryListSummary, deliverySummary, webhookDeletedSummary, webhookListSummary, webhookSecretSummary, webhookSummary } from './mcp.summaries.js';
+import { REPLAYED, withIdempotencyKey, zodFromTypeBox, zodFromTypeBoxes, type ToolDef } from './mcp.tools.js';
 import { z } from 'zod';
 
 /** What the webhook tools use of the webhooks service (the same calls as the REST routes). */
@@ -16,11 +18,17 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
     {
       name: 'create_webhook',
       title: 'Register a webhook endpoint',
-      description: `Registers an https URL that receives this agent's events (POST, JSON). Returns the whsec_ signing secret once: store it. ${signing} ${EVENT_CATALOGUE} Needs X-API-Key.`,
-      input: zodFromTypeBox(CreateWebhookBody),
+      description: `Registers an https URL that receives this agent's events (POST, JSON). Returns the whsec_ signing secret once: store it. Pass an idempotency_key to retry safely. ${signing} ${EVENT_CATALOGUE} Needs X-API-Key.`,
+      input: withIdempotencyKey(zodFromTypeBox(CreateWebhookBody)),
       needsKey: true,
       readOnly: false,
-      run: async (args, ctx) => asObject(await webhooks.create(ctx.agent!.agentId, args as Parameters<McpWebhooksPort['create']>[1])),
+      output: OUTPUTS.webhookSecret,
+      summary: webhookSecretSummary,
+      run: async ({ idempotency_key, ...body }, ctx) => {
+        const out = await webhooks.create(ctx.agent!.agentId, body as Parameters<McpWebhooksPort['create']>[1], idempotency_key as string | undefined);
+        if (out.replayed) ctx.notes.push(REPLAYED);
+        return asObject(out.body);
+      },
     },
     {
       name: 'list_webhooks',
@@ -29,6 +37,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: z.object({}),
       needsKey: true,
       readOnly: true,
+      output: OUTPUTS.webhookList,
+      summary: webhookListSummary,
       run: async (_args, ctx) => asObject(await webhooks.list(ctx.agent!.agentId)),
     },
     {
@@ -38,6 +48,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBoxes(WebhookIdParams, UpdateWebhookBody),
       needsKey: true,
       readOnly: false,
+      output: OUTPUTS.webhook,
+      summary: webhookSummary,
       run: async (args, ctx) => {
         const { webhook_id, ...patch } = args;
         return asObject(await webhooks.update(ctx.agent!.agentId, String(webhook_id), patch as Parameters<McpWebhooksPort['update']>[2]));
@@ -50,6 +62,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBox(WebhookIdParams),
       needsKey: true,
       readOnly: false,
+      output: OUTPUTS.webhookDeleted,
+      summary: webhookDeletedSummary,
       run: async (args, ctx) => {
         await webhooks.remove(ctx.agent!.agentId, String(args.webhook_id));
         return { deleted: true, id: String(args.webhook_id) };
@@ -62,6 +76,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBox(WebhookIdParams),
       needsKey: true,
       readOnly: false,
+      output: OUTPUTS.webhookSecret,
+      summary: webhookSecretSummary,
       run: async (args, ctx) => asObject(await webhooks.rotateSecret(ctx.agent!.agentId, String(args.webhook_id))),
     },
     {
@@ -71,6 +87,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBoxes(WebhookIdParams, DeliveryListQuery),
       needsKey: true,
       readOnly: true,
+      output: OUTPUTS.deliveryList,
+      summary: deliveryListSummary,
       run: async (args, ctx) =>
         asObject(await webhooks.deliveries(ctx.agent!.agentId, String(args.webhook_id), {
           status: args.status as Parameters<McpWebhooksPort['deliveries']>[2]['status'],
@@ -85,6 +103,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBox(DeliveryParams),
       needsKey: true,
       readOnly: false,
+      output: OUTPUTS.delivery,
+      summary: deliverySummary,
       run: async (args, ctx) => asObject(await webhooks.redeliver(ctx.agent!.agentId, String(args.webhook_id), String(args.delivery_id))),
     },
     {
@@ -94,6 +114,8 @@ export function webhookTools(webhooks: McpWebhooksPort): ToolDef[] {
       input: zodFromTypeBox(WebhookIdParams),
       needsKey: true,
       readOnly: false,
+      output: OUTPUTS.delivery,
+      summary: deliverySummary,
       run: async (args, ctx) => asObject(await webhooks.sendTest(ctx.agent!.agentId, String(args.webhook_id))),
     },
   ];

@@ -95,13 +95,15 @@ export async function agentProposalsRoutes(app: App, { proposals, guards }: Prop
       tags: ['agent'],
       summary: 'Reply to the company; the proposal becomes pending again',
       description:
-        'Appends the message to the thread and sets the status to pending (spec 3.1). Replying before the company has answered is allowed: the message joins the thread and the status stays pending.',
+        'Appends the message to the thread and sets the status to pending (spec 3.1). Replying before the company has answered is allowed: the message joins the thread and the status stays pending. ' +
+        'Idempotency-Key works as for a create: a retry with the same key and message returns the first answer (Idempotent-Replayed: true) and adds no second reply.',
       ...keyAuth,
+      headers: IdempotencyHeaders,
       params: ProposalIdParams,
       body: ReplyBody,
       response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, 429: err, ...errorResponses },
     },
-  }, async (req) => proposals.reply(callingAgentId(req), req.params.proposal_id, req.body.message));
+  }, async (req, reply) => sendCreated(reply, await proposals.reply(callingAgentId(req), req.params.proposal_id, req.body.message, req.headers['idempotency-key'])));
 }
 
 function principalOf(req: FastifyRequest) {

@@ -115,9 +115,7 @@ export const BatchProposalBody = Type.Object(
 );
 export type BatchProposalBody = Static<typeof BatchProposalBody>;
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', description: 'Retrying with the same key returns the first result and creates nothing twice (kept 24 hours)' })),
-});
+export { IdempotencyHeaders } from '../../platform/http.js';
 
 export const ReplyBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 10_000 }) }, { additionalProperties: false });
 

@@ -10,6 +10,7 @@ import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, ty
 import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
 import type { BatchResult, MessageRow, Proposal, ProposalDetail, ProposalMessage, ProposalRow } from './proposals.schemas.js';
 import { isoTime as iso } from '../../lib/time.js';
+import { stableJson } from '../../lib/stable-json.js';
 import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
 
 export interface ProposalsServiceDeps {
@@ -47,14 +48,6 @@ export interface CreateResult<T> {
 
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_HOURS = 24;
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 export function toProposal(row: ProposalRow): Proposal {
   return {
@@ -225,35 +218,47 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     return row;
   }
 
+  type TransitionMail = { to: readonly string[]; compose: (next: ProposalStatus) => { subject: string; text: string }; ids: string[] };
+
   async function transition(
     proposalId: string,
     event: ProposalEvent,
     text: string,
     check: (locked: { agent_id: string; deleted_at: unknown }) => void,
-    mail?: { to: readonly string[]; compose: (next: ProposalStatus) => { subject: string; text: string }; ids: string[] },
+    mail?: TransitionMail,
   ): Promise<ProposalStatus> {
-    return db.transaction(async (tx) => {
-      const txRepo = createProposalsRepo(tx);
-      const locked = await txRepo.lock(proposalId);
-      if (!locked) throw notFound('Proposal');
-      check(locked);
-      const next = nextStatus(locked.status, event);
-      if (!next.ok) throw new AppError('conflict', next.reason);
-      const messageId = await txRepo.addMessage(
-        event.by === 'agent'
-          ? { proposalId, authorRole: 'agent', kind: 'reply', text }
-          : { proposalId, authorRole: 'company', kind: 'response', action: event.action, text },
-      );
-      await txRepo.setStatus(proposalId, next.status);
-      // The company answered: the agent hears it (its own replies are no news to it).
-      if (event.by === 'company' && deps.events) {
-        const data = { proposal_id: proposalId, company_id: locked.company_id };
-        await deps.events.emit(tx, { type: `proposal.${next.status as 'approved' | 'rejected' | 'responded'}`, agentId: locked.agent_id, data: { ...data, status: next.status } });
-        if (text) await deps.events.emit(tx, { type: 'proposal.message', agentId: locked.agent_id, data: { ...data, message_id: messageId } });
-      }
-      if (mail) await queueMail(tx, mail.to, mail.compose(next.status), mail.ids);
-      return next.status;
-    });
+    return db.transaction((tx) => transitionIn(tx, proposalId, event, text, check, mail));
+  }
+
+  /** One status change and its message, inside the caller's transaction. */
+  async function transitionIn(
+    tx: Queryable,
+    proposalId: string,
+    event: ProposalEvent,
+    text: string,
+    check: (locked: { agent_id: string; deleted_at: unknown }) => void,
+    mail?: TransitionMail,
+  ): Promise<ProposalStatus> {
+    const txRepo = createProposalsRepo(tx);
+    const locked = await txRepo.lock(proposalId);
+    if (!locked) throw notFound('Proposal');
+    check(locked);
+    const next = nextStatus(locked.status, event);
+    if (!next.ok) throw new AppError('conflict', next.reason);
+    const messageId = await txRepo.addMessage(
+      event.by === 'agent'
+        ? { proposalId, authorRole: 'agent', kind: 'reply', text }
+        : { proposalId, authorRole: 'company', kind: 'response', action: event.action, text },
+    );
+    await txRepo.setStatus(proposalId, next.status);
+    // The company answered: the agent hears it (its own replies are no news to it).
+    if (event.by === 'company' && deps.events) {
+      const data = { proposal_id: proposalId, company_id: locked.company_id };
+      await deps.events.emit(tx, { type: `proposal.${next.status as 'approved' | 'rejected' | 'responded'}`, agentId: locked.agent_id, data: { ...data, status: next.status } });
+      if (text) await deps.events.emit(tx, { type: 'proposal.message', agentId: locked.agent_id, data: { ...data, message_id: messageId } });
+    }
+    if (mail) await queueMail(tx, mail.to, mail.compose(next.status), mail.ids);
+    return next.status;
   }
 
   /** Queues what the last change recorded; a failure loses nothing (the webhooks sweep queues it within a minute). */
@@ -332,18 +337,29 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       return (await withThreads([row]))[0]!;
     },
 
-    /** Agent reply: joins the thread and sets the status to pending (allowed in every status). */
-    async reply(agentId: string, proposalId: string, message: string): Promise<ProposalDetail> {
+    /**
+     * Agent reply: joins the thread and sets the status to pending (allowed in every status). An Idempotency-Key works
+     * as for the creates (same table, the proposal id in the request hash): a retry returns the first answer, adds nothing.
+     */
+    async reply(agentId: string, proposalId: string, message: string, idempotencyKey?: string): Promise<CreateResult<ProposalDetail>> {
       const text = toPlainText(message).slice(0, 10_000);
       if (!text) throw invalid(['body', 'message'], 'message must contain visible text', message, 'string_too_short');
+      const hash = requestHash('proposals.reply', { proposal_id: proposalId.toLowerCase(), message });
+      const seen = await storedResult<ProposalDetail>(agentId, idempotencyKey, hash);
+      if (seen) return seen;
       const row = await repo.findById(proposalId);
       if (!row || row.agent_id !== agentId) throw notFound('Proposal');
+      const owners = await ownerAddresses(row.company_id);
       const mailIds: string[] = [];
-      await transition(proposalId, { by: 'agent', kind: 'reply' }, text, (locked) => {
-        if (locked.agent_id !== agentId) throw notFound('Proposal');
-      }, { to: await ownerAddresses(row.company_id), compose: () => companyMessage(row, 'reply', text), ids: mailIds });
+      const out = await writeOnce<ProposalDetail>(agentId, idempotencyKey, hash, async (tx, raw) => {
+        await transitionIn(raw, row.id, { by: 'agent', kind: 'reply' }, text, (locked) => {
+          if (locked.agent_id !== agentId) throw notFound('Proposal');
+        }, { to: owners, compose: () => companyMessage(row, 'reply', text), ids: mailIds });
+        const updated = (await tx.findById(row.id))!;
+        return { statusCode: 200, body: { ...toProposal(updated), messages: (await tx.messagesOf([row.id])).map(toMessage) } };
+      });
       await dispatchMail(mailIds);
-      return detail(proposalId);
+      return out;
     },
 
     // Owner side

@@ -6,6 +6,7 @@ interface Hit {
   id: string;
   name: string;
   distance_km?: number | null;
+  relevance?: string | null;
 }
 
 describe('search near a place: near, radius_km, include_remote, sort, places named in q, updated_since', () => {
@@ -68,8 +69,14 @@ describe('search near a place: near, radius_km, include_remote, sort, places nam
     assert.equal(body.place?.name, 'Munich');
     const order = names(body.companies);
     assert.equal(order[0], 'Isar Dental Munich');
-    // Dentists there, or serving it remotely or nationwide, come before a company there that matches only the place.
-    for (const n of ['TeleDent Online Consults', 'Zahnkette Deutschland']) assert.ok(order.indexOf(n) < order.indexOf('Steuerberatung Isar'), order.join(' > '));
+    // A company there that matches only the place is no match (issue 37): left out, and weak when asked for.
+    assert.ok(!order.includes('Steuerberatung Isar'), order.join(' > '));
+    assert.equal(body.companies[0]!.relevance, 'strong');
+    const all = await search(`q=${encodeURIComponent('I need a dentist in Munich')}&limit=20&include_weak=true`);
+    const tax = all.companies.find((c) => c.name === 'Steuerberatung Isar');
+    assert.equal(tax?.relevance, 'weak');
+    for (const n of ['TeleDent Online Consults', 'Zahnkette Deutschland']) assert.ok(names(all.companies).indexOf(n) < names(all.companies).indexOf('Steuerberatung Isar'));
+    assert.ok(all.total_found > body.total_found);
     // Not a filter: the dentist in San Diego is still listed.
     assert.ok(order.includes('Pacific Smiles Dental'));
     // A word that is also a city, written in lower case, is not read as a place.

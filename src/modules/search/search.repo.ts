@@ -251,6 +251,12 @@ export function createSearchRepo(db: Db) {
     },
 
     /** Name similarity (trigram): finds names, acronyms and misspellings the stemmer misses. */
+    /** The mean of every profile vector (what a typical company scores against a query: relevance verdicts). */
+    async meanProfileVector(): Promise<number[] | undefined> {
+      const rows = await db.query<{ v: string | null }>(`SELECT avg(embedding)::text AS v FROM companies WHERE deleted_at IS NULL AND embedding IS NOT NULL`);
+      return rows[0]?.v ? (JSON.parse(rows[0].v) as number[]) : undefined;
+    },
+
     async nameCandidates(q: string, filters: SearchFilters, limit: number): Promise<ScoredId[]> {
       const w = whereFilters(filters, 3);
       return db.query<ScoredId>(

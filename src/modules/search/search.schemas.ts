@@ -14,6 +14,7 @@ export const SearchQuerySchema = Type.Object({
   radius_km: Type.Optional(Type.Number({ minimum: 1, maximum: 20000, description: 'With near: how far a local company may be, in km (default 50)' })),
   include_remote: Type.Optional(Type.Boolean({ description: 'With near: false keeps only companies located within radius_km (default true)' })),
   sort: Type.Optional(Type.Union([Type.Literal('relevance'), Type.Literal('distance'), Type.Literal('newest'), Type.Literal('name')], { description: 'relevance (default), distance (needs near, or a place named in q), newest (first listed first) or name' })),
+  include_weak: Type.Optional(Type.Boolean({ description: 'Also return weak results (relevance "weak": they share words or meaning with the query but do not meet the need). Default false: only strong and partial matches are returned and counted' })),
   updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'Only companies whose profile changed at or after this instant (RFC 3339, e.g. 2026-11-01T00:00:00Z)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
   offset: offsetParam(),
@@ -23,7 +24,7 @@ export type SearchQuery = Static<typeof SearchQuerySchema>;
 export const SearchResponseSchema = Type.Object(
   {
     companies: Type.Array(Type.Ref('CompanySummary')),
-    total_found: Type.Integer({ description: 'Companies that matched. For text queries this counts the fused candidates (at most 200 keyword + 100 semantic + 20 name matches), not every company that shares a word' }),
+    total_found: Type.Integer({ description: 'Companies that matched. For text queries: the strong and partial matches (and the weak ones with include_weak=true), 0 when nothing meets the need; when browsing without q, every company the filters keep' }),
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),

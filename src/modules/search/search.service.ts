@@ -1,4 +1,5 @@
-import { countryCode } from '../../lib/countries.js';
+import { closestOption } from '../../lib/closest.js';
+import { countryCode, countryNames } from '../../lib/countries.js';
 import { distanceKm, findPlaceInText, resolvePlace, type Place } from '../../lib/geo.js';
 import { invalid } from '../../platform/errors.js';
 import { searchAnswers, searchStageSeconds, timedStage } from '../../platform/outcomes.js';
@@ -8,12 +9,14 @@ import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js'
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { canonicalCategory } from '../companies/companies.service.js';
+import { CATEGORIES } from '../companies/companies.schemas.js';
 import type { CompanySummary } from '../companies/companies.schemas.js';
 import { compareBytes } from '../../lib/ts-rank.js';
 import type { BrowseSort, CorpusStats, QueryLexeme, ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import type { KeywordQuery, TermForm } from './keyword-index.js';
 import type { SearchQuery } from './search.schemas.js';
 import type { VectorSearch } from './vector-sync.js';
+import { bundledTypicalProfile, defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
@@ -150,6 +153,10 @@ export interface SearchServiceDeps {
    * weak matches: the insights module records it. Must not throw or block.
    */
   onWeakResult?: (event: WeakSearchEvent) => void;
+  /** Relevance thresholds (relevance.ts); calibration scripts pass their own. */
+  relevance?: RelevanceThresholds;
+  /** Calibration and evaluation scripts: every ranked candidate of a computed text search with its evidence. */
+  explain?: (query: string, candidates: { id: string; score: number; evidence: MatchEvidence; relevance: Relevance }[]) => void;
 }
 
 /** A text search that the directory answered badly (audience insights). */
@@ -168,7 +175,7 @@ export interface WeakSearchEvent {
  */
 export const WEAK_SIMILARITY = 0.47;
 
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, vectors, onWeakResult }: SearchServiceDeps) {
+export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, vectors, onWeakResult, relevance: thresholds = defaultRelevance, explain }: SearchServiceDeps) {
   /** The place of a search (from near, or named in the text) and the text to rank. */
   function resolvePlaceContext(q: SearchQuery): { ctx: PlaceContext | undefined; text: string } {
     const text = (q.q ?? '').trim();
@@ -189,8 +196,17 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { latitude: ctx.place.latitude, longitude: ctx.place.longitude, radiusKm: ctx.radiusKm, countryCode: ctx.place.countryCode, includeRemote };
   }
 
+  /** Enumerated filters accept only known values: an unknown one is a 422 that lists them, never a silent empty page. */
   function resolveFilters(q: SearchQuery, ctx?: PlaceContext): SearchFilters {
     const code = countryCode(q.country);
+    if (q.category !== undefined && !canonicalCategory(q.category)) {
+      const near = closestOption(q.category, CATEGORIES);
+      throw invalid(['query', 'category'], `Unknown category "${q.category}"${near ? `: did you mean "${near}"?` : '.'} Use one of: ${CATEGORIES.join('; ')}`, q.category, 'enum');
+    }
+    if (q.country !== undefined && q.country.trim() && !code) {
+      const near = closestOption(q.country, countryNames());
+      throw invalid(['query', 'country'], `Unknown country "${q.country}"${near ? `: did you mean "${near}"?` : '.'} Give an English country name (Germany) or an ISO 3166 code (DE or DEU)`, q.country, 'enum');
+    }
     return {
       updatedSince: q.updated_since,
       near: ctx?.source === 'near' ? nearFilter(ctx, ctx.includeRemote) : undefined,
@@ -208,7 +224,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
    * The BM25F plan of a query from its lexemes and their document frequencies: each form's IDF, the rarer
    * lexemes that find the candidates, and the best score any company could reach. Undefined: no lexeme occurs.
    */
-  function keywordPlan(lexemes: QueryLexeme[], stats: CorpusStats): { query: KeywordQuery; bound: number } | undefined {
+  function keywordPlan(lexemes: QueryLexeme[], stats: CorpusStats): { query: KeywordQuery; bound: number; needBound: number } | undefined {
     const n = Math.max(stats.docs, 1);
     // One order for both paths (database and in-process index): term, then lexeme bytes, the word before its prefix form.
     const present = lexemes.filter((l) => l.df > 0).sort((a, b) => a.term - b.term || compareBytes(a.lexeme, b.lexeme) || Number(a.prefix) - Number(b.prefix));
@@ -231,7 +247,11 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const bestIdf = new Map<number, number>();
     for (const l of scored) bestIdf.set(l.term, Math.max(bestIdf.get(l.term) ?? 0, l.idf));
     const bound = [...bestIdf.values()].reduce((a, b) => a + b, 0) * (tuning.k1 + 1);
-    return { query: { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b }, bound };
+    // The relevance verdict measures coverage of the whole need: a word no company uses ("calligraphy")
+    // still counts, at the weight of the rarest word, so matching the rest of the words is not a match.
+    const absent = new Set(lexemes.filter((l) => !l.prefix && !bestIdf.has(l.term)).map((l) => l.term)).size;
+    const needBound = bound + absent * idf(0) * (tuning.k1 + 1);
+    return { query: { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b }, bound, needBound };
   }
 
   /** Forms of query terms (stems, simple forms, prefix forms): fixed by the database's text search configuration, so kept. */
@@ -256,13 +276,13 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return terms.flatMap((t, term) => known.get(t)!.map((f) => ({ term, ...f })));
   }
 
-  const noKeywords = { rows: [] as ScoredId[], bound: 1 };
+  const noKeywords = { rows: [] as ScoredId[], bound: 1, needBound: 1 };
 
   /**
    * BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. From the
    * in-process index when it holds exactly the corpus version this search read, else from the database.
    */
-  async function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<{ rows: ScoredId[]; bound: number }> {
+  async function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<{ rows: ScoredId[]; bound: number; needBound: number }> {
     if (vectors && !filters.updatedSince) {
       const forms = await termForms(terms);
       const settings = { fieldWeights: tuning.fieldWeights, prefixLength: tuning.prefixMinLength };
@@ -270,14 +290,14 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
         const plan = keywordPlan(index.frequencies(forms), stats);
         if (!plan) return noKeywords;
         const rows = index.candidates(plan.query, filters, tuning.depth, tuning.keywordCap);
-        return rows ? { rows, bound: plan.bound } : undefined;
+        return rows ? { rows, bound: plan.bound, needBound: plan.needBound } : undefined;
       });
       if (fromIndex) return fromIndex;
     }
     const plan = keywordPlan(await repo.termLexemes(terms, tuning.prefixMinLength), stats);
     if (!plan) return noKeywords;
     const rows = await repo.keywordCandidates({ ...plan.query, fieldWeights: tuning.fieldWeights }, filters, tuning.depth, tuning.keywordCap);
-    return { rows, bound: plan.bound };
+    return { rows, bound: plan.bound, needBound: plan.needBound };
   }
 
   /** Nearest companies by meaning: from the in-process index when it can answer, else from pgvector. */
@@ -297,17 +317,41 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return fromIndex ?? repo.nameCandidates(text, filters, 20);
   }
 
+  /**
+   * What a typical profile looks like: the bundled model's reference vector, or for another model the mean
+   * profile vector, read from the database once and again when the directory grew or shrank by
+   * more than 1 % or ten minutes passed (in the background: searches use the previous one meanwhile).
+   */
+  let mean: { vector: number[]; docs: number; at: number } | undefined;
+  let meanLoading: Promise<void> | undefined;
+  const bundledTypical = bundledTypicalProfile(embeddings.model);
+  async function meanProfileVector(stats: CorpusStats): Promise<number[] | undefined> {
+    if (bundledTypical) return bundledTypical;
+    const stale = !mean || Math.abs(stats.docs - mean.docs) > Math.max(10, mean.docs / 100) || Date.now() - mean.at > 600_000;
+    if (stale && !meanLoading) {
+      meanLoading = repo.meanProfileVector().then(
+        (vector) => { if (vector) mean = { vector, docs: stats.docs, at: Date.now() }; },
+        () => undefined,
+      ).finally(() => { meanLoading = undefined; });
+    }
+    if (!mean && meanLoading) await meanLoading;
+    return mean?.vector;
+  }
+
   /** Ranked candidates for a text query (the whole fused list, best first). */
   async function rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
     const terms = queryTerms(text);
+    let queryVector: number[] | undefined;
     const useKeyword = mode !== 'semantic';
     const useSemantic = mode !== 'keyword';
     const [kw, names, sem] = await Promise.all([
-      useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve({ rows: [], bound: 1 }),
+      useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve(noKeywords),
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
       useKeyword && text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
-      useSemantic ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => semanticSide(v, filters, stats.version)) : Promise.resolve([]),
+      useSemantic ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => { queryVector = v; return semanticSide(v, filters, stats.version); }) : Promise.resolve([]),
     ]);
+    const mean = queryVector ? await meanProfileVector(stats) : undefined;
+    const typical = queryVector && mean ? queryVector.reduce((acc, x, i) => acc + x * (mean[i] ?? 0), 0) : 0;
     // Keyword scores are scaled by max(best score, share × attainable bound): a query whose best
     // match covers only a weak part of it keeps low keyword scores instead of a full 1.
     const maxKw = Math.max(kw.rows.reduce((m, c) => Math.max(m, c.score), 0), tuning.keywordBoundShare * kw.bound) || 1;
@@ -331,7 +375,13 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       ],
       tuning.fusion,
     );
-    return Object.assign(fused, { bestSimilarity: sem.reduce((m, c) => Math.max(m, c.score), 0), similarity: new Map(semKept.map((c) => [c.id, c.score])) });
+    // The raw evidence of each candidate, before any rescaling: what the relevance verdict is judged on.
+    const evidence = new Map<string, MatchEvidence>();
+    const of = (id: string) => evidence.get(id) ?? evidence.set(id, { cosine: null, keyword: 0, name: 0 }).get(id)!;
+    for (const c of sem) of(c.id).cosine = c.score;
+    for (const c of kw.rows) of(c.id).keyword = Math.min(1, c.score / (kw.needBound || 1));
+    for (const c of names) of(c.id).name = c.score;
+    return Object.assign(fused, { bestSimilarity: sem.reduce((m, c) => Math.max(m, c.score), 0), similarity: new Map(semKept.map((c) => [c.id, c.score])), evidence, typical });
   }
 
   /**
@@ -363,7 +413,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const { ctx, text } = resolvePlaceContext(q);
     const filters = resolveFilters(q, ctx);
     const sort = q.sort ?? 'relevance';
-    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset]);
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
     const stats = await timedStage('stats', corpusStats);
     const { version } = stats;
@@ -374,7 +424,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort));
+    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true));
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
@@ -401,12 +451,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     };
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name'): Promise<{ result: SearchResult; bestSimilarity: number }> {
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean): Promise<{ result: SearchResult; bestSimilarity: number }> {
     if (!text) {
       const browseSort: BrowseSort = sort === 'relevance' ? 'default' : sort;
       const { rows, total } = await repo.browse(filters, limit, offset, browseSort);
       const result = {
-        companies: rows.map((r) => companies.toSummary(r, 0, [])),
+        companies: rows.map((r) => ({ ...companies.toSummary(r, 0, []), relevance: null })),
         total_found: total,
         offset,
         limit,
@@ -419,9 +469,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     // queries score 0.969 nDCG@10 so, 0.766 with the place words removed), and again among the
     // companies located there (same words: the query embedding comes from the cache).
     const main = await rank(text, filters, mode, stats);
-    let ranked: { id: string; score: number; sources: ('semantic' | 'keyword')[] }[] = main;
+    let ranked: { id: string; score: number; sources: ('semantic' | 'keyword')[]; relevance?: Relevance }[] = main;
     const { bestSimilarity } = main;
     const similarity = new Map(main.similarity);
+    const evidence = new Map(main.evidence);
     if (ctx?.source === 'q') {
       // Companies in the named place that match the rest of the words join the candidates, even
       // when the whole directory holds stronger matches elsewhere.
@@ -429,7 +480,28 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       const seen = new Set(ranked.map((r) => r.id));
       ranked = [...ranked, ...local.filter((r) => !seen.has(r.id))];
       for (const [id, cos] of local.similarity) similarity.set(id, cos);
+      for (const [id, e] of local.evidence) if (!evidence.has(id)) evidence.set(id, e);
     }
+    // Need first, then place: the verdict judges the words without the place's name, which every company
+    // located there matches (a tax adviser in Munich is no dentist), over the whole directory and there.
+    let verdictEvidence = evidence;
+    let typical = main.typical;
+    if (ctx?.source === 'q' && ctx.rest) {
+      const [needAll, needHere] = await Promise.all([rank(ctx.rest, filters, mode, stats), rank(ctx.rest, { ...filters, near: nearFilter(ctx, true) }, mode, stats)]);
+      verdictEvidence = new Map(needAll.evidence);
+      for (const [id, e] of needHere.evidence) {
+        const o = verdictEvidence.get(id);
+        const cosine = o?.cosine == null ? e.cosine : e.cosine === null ? o.cosine : Math.max(o.cosine, e.cosine);
+        verdictEvidence.set(id, o ? { cosine, keyword: Math.max(o.keyword, e.keyword), name: Math.max(o.name, e.name) } : e);
+      }
+      typical = needAll.typical;
+    }
+    // The verdict of each candidate from its own evidence; weak ones are left out unless asked for.
+    const none: MatchEvidence = { cosine: null, keyword: 0, name: 0 };
+    const baseline = { typical, best: [...verdictEvidence.values()].reduce((m, e) => Math.max(m, e.cosine ?? 0), 0) };
+    ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
+    explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
+    if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
     const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
     if (ctx || sort !== 'relevance') for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
     // Also under `near`: among about equally relevant companies, the one located there comes before
@@ -467,7 +539,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const byId = new Map(rows.map((r) => [r.id, r]));
     const list = page.flatMap((p) => {
       const row = byId.get(p.id);
-      return row ? [companies.toSummary(row, p.score, p.sources)] : [];
+      return row ? [{ ...companies.toSummary(row, p.score, p.sources), relevance: p.relevance ?? null }] : [];
     });
     const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };

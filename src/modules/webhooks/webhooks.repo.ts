@@ -10,6 +10,7 @@ export interface EndpointRow {
   disabled_reason: 'agent' | 'gone' | 'failing' | null;
   disabled_at: Date | string | null;
   secret_enc: string;
+  idempotency_hash?: string | null;
   previous_secret_enc: string | null;
   previous_secret_expires_at: Date | string | null;
   secret_rotated_at: Date | string | null;
@@ -51,12 +52,26 @@ const DELIVERY = `SELECT d.id, d.endpoint_id, d.event_id, e.type AS event_type, 
 /** SQL of the webhooks module; built on a Queryable (the Db or the transaction of the change that emits). */
 export function createWebhooksRepo(db: Queryable) {
   return {
-    async insertEndpoint(e: { id: string; agentId: string; url: string; description: string; eventTypes: string[]; secretEnc: string }): Promise<EndpointRow> {
+    /** Undefined when the agent already used the idempotency key (a concurrent retry won): the caller replays that one. */
+    async insertEndpoint(e: {
+      id: string; agentId: string; url: string; description: string; eventTypes: string[]; secretEnc: string; idempotency?: { key: string; hash: string };
+    }): Promise<EndpointRow | undefined> {
       const rows = await db.query<EndpointRow>(
-        `INSERT INTO webhook_endpoints (id, agent_id, url, description, event_types, secret_enc) VALUES ($1, $2, $3, $4, $5::text[], $6) RETURNING *`,
-        [e.id, e.agentId, e.url, e.description, e.eventTypes, e.secretEnc],
+        `INSERT INTO webhook_endpoints (id, agent_id, url, description, event_types, secret_enc, idempotency_key, idempotency_hash)
+         VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8) ON CONFLICT (agent_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING *`,
+        [e.id, e.agentId, e.url, e.description, e.eventTypes, e.secretEnc, e.idempotency?.key ?? null, e.idempotency?.hash ?? null],
       );
-      return rows[0]!;
+      return rows[0];
+    },
+
+    /** The endpoint an Idempotency-Key created; a key older than `hours` is released first (it may be used again). */
+    async endpointByKey(agentId: string, key: string, hours: number): Promise<EndpointRow | undefined> {
+      await db.query(
+        `UPDATE webhook_endpoints SET idempotency_key = NULL, idempotency_hash = NULL
+         WHERE agent_id = $1 AND idempotency_key = $2 AND created_at < now() - make_interval(hours => $3)`,
+        [agentId, key, hours],
+      );
+      return (await db.query<EndpointRow>('SELECT * FROM webhook_endpoints WHERE agent_id = $1 AND idempotency_key = $2', [agentId, key]))[0];
     },
 
     async countEndpoints(agentId: string): Promise<number> {

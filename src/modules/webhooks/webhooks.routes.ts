@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { API_KEY_SECURITY, callingAgentId, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
-import { err, errorResponses } from '../../platform/http.js';
+import { err, errorResponses, IdempotencyHeaders } from '../../platform/http.js';
 import type { WebhooksService } from './webhooks.service.js';
 import { CreateWebhookBody, DeliveryListQuery, DeliveryParams, EVENT_CATALOGUE, UpdateWebhookBody, WebhookIdParams } from './webhooks.schemas.js';
 
@@ -42,12 +42,18 @@ export async function webhooksRoutes(app: App, { webhooks, guards, settings }: W
       description:
         'Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. ' +
         'The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). ' +
+        'Send an Idempotency-Key header to retry safely: the same key and body return the endpoint that key registered, with its current secret (header Idempotent-Replayed: true), for 24 hours; the same key with another body is 422. ' +
         `${EVENT_CATALOGUE} ${verification}`,
       ...keyAuth,
+      headers: IdempotencyHeaders,
       body: CreateWebhookBody,
       response: { 201: Type.Ref('WebhookSecretEnvelope'), 401: err, 409: err, 429: err, ...errorResponses },
     },
-  }, async (req, reply) => reply.status(201).send(await webhooks.create(callingAgentId(req), req.body)));
+  }, async (req, reply) => {
+    const out = await webhooks.create(callingAgentId(req), req.body, req.headers['idempotency-key']);
+    if (out.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(201).send(out.body);
+  });
 
   app.get('/webhooks', {
     onRequest: guards.requireAgent,

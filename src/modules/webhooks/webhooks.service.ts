@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import { resolveSafe, systemResolver, UnsafeAddressError, type ResolvedAddress, type Resolver } from '../../lib/ssrf.js';
+import { stableJson } from '../../lib/stable-json.js';
 import { toPlainLine } from '../../lib/text.js';
 import { isoTime, isoTimeOrNull } from '../../lib/time.js';
 import { attemptDelivery, createSender, portRefusal, type AttemptDeps } from './webhooks.delivery.js';
@@ -52,6 +53,17 @@ function toEndpoint(r: EndpointRow): WebhookEndpoint {
     failing_since: isoTimeOrNull(r.failing_since),
     created_at: isoTime(r.created_at),
     updated_at: isoTime(r.updated_at),
+  };
+}
+
+/** How long an Idempotency-Key of a create is remembered (as for proposals). */
+const IDEMPOTENCY_HOURS = 24;
+
+function envelope(row: EndpointRow, secret: string): WebhookSecretEnvelope {
+  return {
+    endpoint: toEndpoint(row),
+    secret,
+    message: 'Endpoint registered. Store the secret now: it is shown only once. Verify each delivery with it (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature).',
   };
 }
 
@@ -179,19 +191,32 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     queuePending: () => outbox.queuePending(),
     close: () => sender.close(),
 
-    async create(agentId: string, body: CreateWebhookBody): Promise<WebhookSecretEnvelope> {
+    /**
+     * Registers an endpoint. With an Idempotency-Key (as on the proposal creates: kept 24 hours, per agent) a retry
+     * returns the endpoint the key created, with its current secret, and registers nothing; the same key with
+     * another request is a 422.
+     */
+    async create(agentId: string, body: CreateWebhookBody, idempotencyKey?: string): Promise<{ body: WebhookSecretEnvelope; replayed: boolean }> {
+      const idempotency = idempotencyKey ? { key: idempotencyKey, hash: createHash('sha256').update(`webhooks.create\n${stableJson(body)}`).digest('hex') } : undefined;
+      const replay = (row: EndpointRow) => {
+        if (row.idempotency_hash !== idempotency!.hash) {
+          throw invalid(['header', 'idempotency-key'], 'This Idempotency-Key was already used with a different request; use a new key for a new request', idempotency!.key);
+        }
+        return { body: envelope(row, box.open(row.secret_enc, row.id)), replayed: true };
+      };
+      const seen = idempotency && (await repo.endpointByKey(agentId, idempotency.key, IDEMPOTENCY_HOURS));
+      if (seen) return replay(seen);
       const url = await vetUrl(body.url);
       if ((await repo.countEndpoints(agentId)) >= MAX_ENDPOINTS_PER_AGENT) {
         throw new AppError('conflict', `An agent may register at most ${MAX_ENDPOINTS_PER_AGENT} webhook endpoints; delete one first`);
       }
       const id = randomUUID();
       const secret = generateSecret();
-      const row = await repo.insertEndpoint({ id, agentId, url, description: toPlainLine(body.description ?? '').slice(0, 200), eventTypes: eventTypes(body.event_types), secretEnc: box.seal(secret, id) });
-      return {
-        endpoint: toEndpoint(row),
-        secret,
-        message: 'Endpoint registered. Store the secret now: it is shown only once. Verify each delivery with it (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature).',
-      };
+      const description = toPlainLine(body.description ?? '').slice(0, 200);
+      const row = await repo.insertEndpoint({ id, agentId, url, description, eventTypes: eventTypes(body.event_types), secretEnc: box.seal(secret, id), ...(idempotency ? { idempotency } : {}) });
+      // Undefined only when a concurrent request with the same key registered first.
+      if (!row) return replay((await repo.endpointByKey(agentId, idempotency!.key, IDEMPOTENCY_HOURS))!);
+      return { body: envelope(row, secret), replayed: false };
     },
 
     async list(agentId: string) {

@@ -98,5 +98,13 @@ export const WidgetChatResponseSchema = Type.Object(
 
 export const WidgetModelOutputSchema = Type.Object({ answer: Type.String({ maxLength: 4000 }), answered: Type.Boolean() }, { additionalProperties: false });
 
+/** An agent's question about one company: does the company information say yes, no, or nothing about it. */
+export const ANSWER_STATUSES = ['yes', 'no', 'not_stated'] as const;
+export type AnswerStatus = (typeof ANSWER_STATUSES)[number];
+export const AgentAnswerModelOutputSchema = Type.Object(
+  { answer: Type.String({ maxLength: 4000 }), answer_status: Type.Union(ANSWER_STATUSES.map((s) => Type.Literal(s))) },
+  { additionalProperties: false },
+);
+
 /** $id'd schemas, registered once in app.ts before the routes. */
 export const widgetSchemas = [WidgetConfigSchema, WidgetPublicConfigSchema, WidgetSourcesSchema, WidgetChatResponseSchema];
