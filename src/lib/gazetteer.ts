@@ -85,3 +85,13 @@ function lookupCity(key: string, country?: string): GazetteerCity | undefined {
   const hits = (load().get(key) ?? []).filter((c) => !country || c.country === country);
   return hits.sort((a, b) => b.population - a.population)[0];
 }
+
+let largest: Map<string, GazetteerCity> | undefined;
+/** The most populous city of a country (a representative point for a country named as a place). */
+export function largestCity(country: string): GazetteerCity | undefined {
+  if (!largest) {
+    largest = new Map();
+    for (const list of load().values()) for (const c of list) if ((largest.get(c.country)?.population ?? -1) < c.population) largest.set(c.country, c);
+  }
+  return largest.get(country.toUpperCase());
+}

@@ -1,5 +1,5 @@
-import { countryCode } from './countries.js';
-import { findCity } from './gazetteer.js';
+import { countryCode, countryName } from './countries.js';
+import { findCity, largestCity } from './gazetteer.js';
 
 /** A point on Earth with the name it was resolved from. */
 export interface Place {
@@ -8,6 +8,8 @@ export interface Place {
   countryCode: string;
   latitude: number;
   longitude: number;
+  /** A whole country ("in Germany", "anywhere in Scotland"): no radius; the point is its largest city. Default: a city. */
+  scope?: 'city' | 'country';
 }
 
 const EARTH_RADIUS_KM = 6371;
@@ -62,6 +64,16 @@ const COMMON_WORDS = new Set([
 ]);
 const WORD = /[\p{L}][\p{L}.'’-]*/gu;
 
+/** Short codes that read as a country in running text (not "IT", "CA", "DE" or "US" in lower case). */
+const COUNTRY_ABBREVIATIONS = new Set(['UK', 'USA', 'US', 'UAE', 'U.S.', 'U.K.']);
+
+/** The country a phrase names, when it reads as one: a name (or nation, "Scotland") of four letters or more, or a well-known abbreviation. */
+function countryNamed(phrase: string, capitalised: boolean): string | undefined {
+  if (phrase.replace(/\./g, '').length <= 3) return COUNTRY_ABBREVIATIONS.has(phrase) ? countryCode(phrase) : undefined;
+  if (!capitalised && COMMON_WORDS.has(phrase.toLowerCase())) return undefined;
+  return countryCode(phrase);
+}
+
 /** A place named in free text, with the words that named it (to be taken out of the query). */
 export interface PlaceInText {
   place: Place;
@@ -72,8 +84,8 @@ export interface PlaceInText {
 }
 
 /**
- * Finds a city named in a query or question: after a place word ("in", "near", ...), the longest
- * run of up to three words the gazetteer knows; a lower-case word must be a city of at least
+ * Finds a place named in a query or question: after a place word ("in", "near", ...), a country
+ * ("in Germany", "anywhere in Scotland") or the longest run of up to three words the gazetteer knows; a lower-case word must be a city of at least
  * 100,000 people that is not also a common word. Only the most populous city of a name counts
  * ("London" is London, GB). Undefined when nothing reads as a place.
  */
@@ -97,14 +109,28 @@ export function findPlaceInText(text: string): PlaceInText | undefined {
       if (!capitalised && (COMMON_WORDS.has(key) || key.length < 3)) continue;
       const last = span[n - 1]!;
       let end = start + last.index + last[0].length;
+      // A country (or a nation of one, "Scotland"): the whole country, before any city of that name.
+      // "from the UK": where something comes from, not where the work is.
+      const country = /^from\b/i.test(intro[0]) ? undefined : countryNamed(phraseText, capitalised);
+      if (country) {
+        const hub = largestCity(country);
+        const rest = `${text.slice(0, intro.index)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
+        return {
+          place: { name: countryName(country) ?? phraseText, countryCode: country, latitude: hub?.latitude ?? 0, longitude: hub?.longitude ?? 0, scope: 'country' },
+          phrase: text.slice(intro.index, end),
+          rest: rest || text,
+        };
+      }
       // "Paris, France" / "Portland, US": the country after a comma picks the city and joins the phrase.
+      // Two capitals are an acronym ("help in IT", "HR", "PR"), not a city's alternate name.
+      if (/^\p{Lu}{2}$/u.test(phraseText)) continue;
       const countryAfter = /^\s*,\s*([\p{L}][\p{L} .]*?)\s*(?=$|[,.;!?])/u.exec(text.slice(end));
-      const country = countryAfter ? countryCode(countryAfter[1]!) : undefined;
-      const hit = country ? findCity(phraseText, country) : findCity(phraseText);
+      const cityCountry = countryAfter ? countryCode(countryAfter[1]!) : undefined;
+      const hit = cityCountry ? findCity(phraseText, cityCountry) : findCity(phraseText);
       if (!hit) continue;
       if (!capitalised && hit.population < 100_000) continue;
       if (capitalised && COMMON_WORDS.has(key) && hit.population < 100_000) continue;
-      if (country && countryAfter) end += countryAfter[0].length;
+      if (cityCountry && countryAfter) end += countryAfter[0].length;
       const phrase = text.slice(intro.index, end);
       const rest = `${text.slice(0, intro.index)} ${text.slice(end)}`.replace(/\s+/g, ' ').trim();
       return { place: { name: hit.name, countryCode: hit.country, latitude: hit.latitude, longitude: hit.longitude }, phrase, rest: rest || text };

@@ -67,6 +67,7 @@ function describe(c: CompanySummary, row: CompanyRow | undefined, n: number): st
 
 /** Whether a company is in a named place (within the default radius) or serves it remotely or nationwide. */
 function servesPlace(c: CompanySummary, place: NonNullable<SearchResult['place']>): boolean {
+  if (place.scope === 'country') return (c.location as { country_code?: string }).country_code === place.country_code || c.service_type === 'remote' || c.service_type === 'hybrid';
   return (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) || c.service_type === 'remote' || c.service_type === 'hybrid' ||
     (c.service_type === 'nationwide' && (c.location as { country_code?: string }).country_code === place.country_code);
 }

@@ -83,6 +83,27 @@ describe('search near a place: near, radius_km, include_remote, sort, places nam
     assert.equal((await search(`q=${encodeURIComponent('help in time for a dental emergency')}`)).place, undefined);
   });
 
+  it('understands a country or nation named in q like a city (issue 37): its companies first, remote ones next, no distance', async () => {
+    const body = await search(`q=${encodeURIComponent('a dentist in Germany')}&limit=20`);
+    assert.deepEqual([body.place?.name, body.place?.source, (body.place as { scope?: string } | undefined)?.scope], ['Germany', 'q', 'country']);
+    const order = names(body.companies);
+    const german = ['Isar Dental Munich', 'Augsburg Zahnarztpraxis', 'Zahnkette Deutschland'];
+    for (const n of german) assert.ok(order.indexOf(n) >= 0 && order.indexOf(n) < order.indexOf('Pacific Smiles Dental'), order.join(' > '));
+    assert.ok(body.companies.every((c) => c.distance_km === null));
+    assert.ok(!order.includes('Steuerberatung Isar'), 'need first: a German tax adviser is no dentist');
+    const scotland = await search(`q=${encodeURIComponent('plumber anywhere in Scotland')}`);
+    assert.equal((scotland.place as { country_code?: string } | undefined)?.country_code, 'GB');
+    assert.equal(scotland.companies[0]!.name, 'Aire Valley Plumbing');
+    // Not a country: "IT" is a word here, and a lower-case code is never read as one.
+    assert.equal((await search(`q=${encodeURIComponent('help in IT support')}`)).place, undefined);
+    const near = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies?q=dentist&near=Germany' });
+    assert.equal(near.statusCode, 422);
+    assert.match(near.json().detail[0].msg, /is a country: filter with country=DE/);
+    const ask = (await t.app.inject({ method: 'POST', url: `/api/v1/agent/ask?question=${encodeURIComponent('I need a dentist in Germany')}` })).json();
+    assert.equal(ask.found, true);
+    assert.match(ask.answer, /in or for Germany, best first:\n1\. (Isar Dental Munich|Augsburg Zahnarztpraxis|Zahnkette Deutschland) \(/);
+  });
+
   it('ask says plainly when nothing fits in the named place and offers the nearest matches', async () => {
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/agent/ask?question=${encodeURIComponent('I need a plumber in Munich')}` });
     assert.equal(res.statusCode, 200, res.body);

@@ -36,6 +36,7 @@ export const SearchResponseSchema = Type.Object(
           country_code: Type.String({ description: 'ISO 3166-1 alpha-2; empty for a bare coordinate pair' }),
           latitude: Type.Number(),
           longitude: Type.Number(),
+          scope: Type.Union([Type.Literal('city'), Type.Literal('country')], { description: 'city: within radius_km of it; country: a country named in q ("in Germany", "anywhere in Scotland"), whose companies rank first (no distance; latitude/longitude are its largest city)' }),
           source: Type.Union([Type.Literal('near'), Type.Literal('q')], { description: 'near: the near parameter; q: a place named in the query, which ranks companies there (and remote ones) first instead of filtering' }),
           matches_in_place: Type.Integer({ description: 'Results on this page located within the radius, or serving it remotely or nationwide' }),
         }),

@@ -86,7 +86,7 @@ export interface SearchResult {
   limit: number;
   has_more: boolean;
   query: string;
-  place?: { name: string; country_code: string; latitude: number; longitude: number; source: 'near' | 'q'; matches_in_place: number } | null;
+  place?: { name: string; country_code: string; latitude: number; longitude: number; scope: 'city' | 'country'; source: 'near' | 'q'; matches_in_place: number } | null;
 }
 
 /** How far a local company may be from a searched place when the caller does not say (km). */
@@ -118,6 +118,7 @@ type PlaceFit = 'in' | 'serves' | 'far' | 'unknown';
  */
 const PLACE_FIT_BONUS: Record<PlaceFit, number> = { in: 0.35, serves: 0.05, unknown: 0, far: 0 };
 const MAX_PLACE_BONUS = 0.35;
+const COUNTRY_IN_BONUS = 0.15;
 
 interface CandidateFacts {
   latitude: number | null;
@@ -127,10 +128,16 @@ interface CandidateFacts {
 }
 
 function distanceTo(ctx: PlaceContext, c: { latitude: number | null; longitude: number | null }): number | null {
+  // A country has no centre that a distance could honestly be measured from.
+  if (ctx.place.scope === 'country') return null;
   return c.latitude === null || c.longitude === null ? null : distanceKm(ctx.place, { latitude: c.latitude, longitude: c.longitude });
 }
 
 function placeFit(ctx: PlaceContext, c: CandidateFacts): PlaceFit {
+  if (ctx.place.scope === 'country') {
+    if (c.country_code === ctx.place.countryCode) return 'in';
+    return c.service_type === 'remote' || c.service_type === 'hybrid' ? 'serves' : 'far';
+  }
   const d = distanceTo(ctx, c);
   if (d !== null && d <= ctx.radiusKm) return 'in';
   if (c.service_type === 'remote' || c.service_type === 'hybrid') return 'serves';
@@ -181,7 +188,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const text = (q.q ?? '').trim();
     if (q.near !== undefined) {
       const place = resolvePlace(q.near);
-      if (!place) throw invalid(['query', 'near'], `Unknown place "${q.near}": give a city (optionally with its country, e.g. "Portland, US") or "lat,lng" in decimal degrees`, q.near, 'value_error');
+      if (!place) {
+        const country = countryCode(q.near);
+        throw invalid(['query', 'near'], country
+          ? `"${q.near}" is a country: filter with country=${country} (near takes a city, optionally with its country, e.g. "Portland, US", or "lat,lng")`
+          : `Unknown place "${q.near}": give a city (optionally with its country, e.g. "Portland, US") or "lat,lng" in decimal degrees`, q.near, 'value_error');
+      }
       return { ctx: { place, source: 'near', radiusKm: q.radius_km ?? DEFAULT_RADIUS_KM, includeRemote: q.include_remote ?? true }, text };
     }
     if (q.radius_km !== undefined) throw invalid(['query', 'radius_km'], 'radius_km needs near (the place to measure from)', q.radius_km, 'value_error');
@@ -190,6 +202,11 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     if (named) return { ctx: { place: named.place, source: 'q', radiusKm: DEFAULT_RADIUS_KM, includeRemote: true, rest: named.rest }, text };
     if (q.sort === 'distance') throw invalid(['query', 'sort'], 'sort=distance needs near (or a place named in q)', q.sort, 'value_error');
     return { ctx: undefined, text };
+  }
+
+  /** The companies of a place named in q: within the radius of a city, or in a country (remote ones are ranked, not filtered, there). */
+  function placeFilter(ctx: PlaceContext, includeRemote: boolean): Partial<SearchFilters> {
+    return ctx.place.scope === 'country' ? { countryCode: ctx.place.countryCode } : { near: nearFilter(ctx, includeRemote) };
   }
 
   function nearFilter(ctx: PlaceContext, includeRemote: boolean): NonNullable<SearchFilters['near']> {
@@ -447,7 +464,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return {
       ...result,
       companies: list,
-      place: { name: place.name, country_code: place.countryCode, latitude: place.latitude, longitude: place.longitude, source: ctx.source, matches_in_place: matches },
+      place: { name: place.name, country_code: place.countryCode, latitude: place.latitude, longitude: place.longitude, scope: place.scope ?? 'city', source: ctx.source, matches_in_place: matches },
     };
   }
 
@@ -476,7 +493,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     if (ctx?.source === 'q') {
       // Companies in the named place that match the rest of the words join the candidates, even
       // when the whole directory holds stronger matches elsewhere.
-      const local = await rank(text, { ...filters, near: nearFilter(ctx, false) }, mode, stats);
+      const local = await rank(text, { ...filters, ...placeFilter(ctx, false) }, mode, stats);
       const seen = new Set(ranked.map((r) => r.id));
       ranked = [...ranked, ...local.filter((r) => !seen.has(r.id))];
       for (const [id, cos] of local.similarity) similarity.set(id, cos);
@@ -487,7 +504,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     let verdictEvidence = evidence;
     let typical = main.typical;
     if (ctx?.source === 'q' && ctx.rest) {
-      const [needAll, needHere] = await Promise.all([rank(ctx.rest, filters, mode, stats), rank(ctx.rest, { ...filters, near: nearFilter(ctx, true) }, mode, stats)]);
+      const [needAll, needHere] = await Promise.all([rank(ctx.rest, filters, mode, stats), rank(ctx.rest, { ...filters, ...placeFilter(ctx, true) }, mode, stats)]);
       verdictEvidence = new Map(needAll.evidence);
       for (const [id, e] of needHere.evidence) {
         const o = verdictEvidence.get(id);
@@ -518,7 +535,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
           // side it is a rare, strong word that a company there also matches), else from the fused score.
           const cos = similarity.get(r.id);
           const need = cos !== undefined && bestSimilarity > floor ? (cos - floor) / (bestSimilarity - floor) : r.score / top;
-          const bonus = (f ? PLACE_FIT_BONUS[placeFit(ctx, f)] : 0) * Math.max(0, Math.min(1, need / 0.5));
+          const fit = f ? placeFit(ctx, f) : 'unknown';
+          // A country is broad: being in it says less than being in the named city (and a long request may name
+          // a country for one of its parts only).
+          const bonus = (ctx.place.scope === 'country' && fit === 'in' ? COUNTRY_IN_BONUS : PLACE_FIT_BONUS[fit]) * Math.max(0, Math.min(1, need / 0.5));
           return { ...r, score: (r.score + bonus) / (1 + MAX_PLACE_BONUS) };
         })
         .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
@@ -566,7 +586,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   async function bestSimilarityInPlace(text: string): Promise<number | undefined> {
     const { ctx } = resolvePlaceContext({ q: text });
     if (!ctx || ctx.source !== 'q') return undefined;
-    const ranked = await rank(ctx.rest ?? text, { near: nearFilter(ctx, true) }, 'semantic', await corpusStats());
+    const ranked = await rank(ctx.rest ?? text, placeFilter(ctx, true), 'semantic', await corpusStats());
     return ranked.bestSimilarity;
   }
 
