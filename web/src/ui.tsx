@@ -49,6 +49,8 @@ export function ConfirmButton(props: {
   title: string;
   body?: ReactNode;
   confirmLabel?: string;
+  /** The safe way out (default "Go back"): it has the focus when the dialog opens, so Enter never destroys. */
+  cancelLabel?: string;
   typed?: string;
   danger?: boolean;
   disabled?: boolean;
@@ -75,12 +77,12 @@ export function ConfirmButton(props: {
           {props.typed ? (
             <>
               <label htmlFor={`${uid}-typed`}>Type <code>{props.typed}</code> to confirm</label>
-              <input id={`${uid}-typed`} value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" />
+              <input id={`${uid}-typed`} value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" autoFocus />
             </>
           ) : null}
           <div className="row" style={{ marginTop: '1rem' }}>
+            <button type="button" className="secondary" onClick={close} autoFocus={!props.typed}>{props.cancelLabel ?? 'Go back'}</button>
             <button type="submit" className={props.danger ? 'danger' : ''} disabled={!ok}>{props.confirmLabel ?? props.label}</button>
-            <button type="button" className="secondary" onClick={close}>Cancel</button>
           </div>
         </form>
       </dialog>

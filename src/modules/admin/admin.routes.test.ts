@@ -108,6 +108,7 @@ describe("administrators' directory tools", () => {
     assert.equal(s.json().subscription.period_end, '2027-01-01T00:00:00.000Z');
     assert.equal((await call('GET', `/api/tools/${id}/edit-data`, owner)).json().subscription.plan, 'pro');
     assert.equal((await call('POST', `/api/tools/admin/companies/${id}/subscription`, admin, { plan: 'Pro Plan!' })).statusCode, 422);
+    assert.equal((await call('POST', `/api/tools/admin/companies/${id}/subscription`, admin, { plan: 'business' })).statusCode, 422, 'only plans owners can buy (issue 38)');
     assert.equal((await call('POST', `/api/tools/admin/companies/${id}/subscription`, admin, { plan: 'pro', period_start: '2026-02-01T00:00:00Z', period_end: '2026-01-01T00:00:00Z' })).statusCode, 422);
     assert.equal((await call('POST', '/api/tools/admin/companies/00000000-0000-4000-8000-000000000000/verify', admin)).statusCode, 404);
 

@@ -40,7 +40,7 @@ export const FeaturedBody = Type.Object({ featured: Type.Boolean() }, { addition
 
 export const SubscriptionBody = Type.Object(
   {
-    plan: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', description: 'Plan name, e.g. free, starter, pro, business' }),
+    plan: Type.Union([Type.Literal('free'), Type.Literal('pro')], { description: 'One of the plans owners can buy (payments.plans.ts): free or pro' }),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('past_due'), Type.Literal('canceled')], { default: 'active' })),
     period_start: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
     period_end: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),

@@ -106,7 +106,7 @@ export type ToolResponse = Static<typeof ToolResponseSchema>;
 
 export const SubscriptionSchema = Type.Object(
   {
-    plan: Type.String({ description: 'Plan name, e.g. free, starter, pro, business' }),
+    plan: Type.String({ description: 'Plan name: free or pro (older records may carry another name, which counts as its entitlement says)' }),
     status: Type.Union([Type.Literal('active'), Type.Literal('trialing'), Type.Literal('past_due'), Type.Literal('canceled')]),
     period_start: Type.Union([Timestamp, Type.Null()]),
     period_end: Type.Union([Timestamp, Type.Null()]),

@@ -309,13 +309,15 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByLabel('Promo code (optional)').fill('');
     await axe(page, 'billing-free');
     await shot(page, 'billing-free');
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    // The local provider is a test provider: the page says so (issue 35).
+    await page.getByText(/Payments are in test mode on this server: nothing is charged/).waitFor();
+    await page.getByRole('button', { name: 'Continue to the test payment' }).click();
     // The offline provider's checkout lands on the success page, which syncs and redirects back here.
     await page.waitForURL(/\/app\/billing\?status=success/);
     await page.getByRole('heading', { name: 'Plan: pro' }).waitFor({ timeout: 30_000 });
     await page.getByText(/renews/).waitFor();
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel at the end of the period' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: "Yes, end it at the period's end" }).click();
     await page.getByText(/ends /).waitFor();
     await axe(page, 'billing-pro');
     await shot(page, 'billing-pro');
@@ -460,12 +462,19 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       const row = a.getByRole('row').filter({ hasText: 'Someone Else GmbH' });
       await row.waitFor();
       await axe(a, 'admin-companies');
+      // Unverifying (which tells agents) asks first, with the safe button focused: Enter goes back (issue 38).
       await row.getByRole('button', { name: /^Unverify/ }).click();
+      const unverify = a.getByRole('dialog', { name: /Unverify Someone Else GmbH/ });
+      await unverify.waitFor();
+      await a.keyboard.press('Enter');
+      await unverify.waitFor({ state: 'hidden' });
+      assert.equal(await row.getByText('verified', { exact: true }).count(), 1, 'Enter changed nothing');
+      await row.getByRole('button', { name: /^Unverify/ }).click();
+      await unverify.getByRole('button', { name: 'Unverify' }).click();
       await a.getByText('Someone Else GmbH: unverified').waitFor();
       await row.getByRole('button', { name: /^Verify/ }).waitFor();
-      // Featuring needs the pro plan: refused with the server's reason, then allowed once the plan is set.
-      await row.getByRole('button', { name: /^Feature/ }).click();
-      await a.getByText(/needs the pro plan/).first().waitFor();
+      // Only the plans owners can buy are offered; featuring is the administrator's decision on any plan (issue 35).
+      assert.deepEqual(await row.getByLabel('Plan of Someone Else GmbH').locator('option').allTextContents(), ['free', 'pro']);
       await row.getByLabel('Plan of Someone Else GmbH').selectOption('pro');
       await row.getByRole('button', { name: /^Set plan/ }).click();
       await a.getByText('Someone Else GmbH: plan set to pro').waitFor();

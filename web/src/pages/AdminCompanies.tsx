@@ -25,10 +25,17 @@ function Actions({ c, onDone }: { c: Company; onDone: (msg: string) => void }) {
   return (
     <>
       <div className="row">
-        <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate(c.is_verified ? 'unverify' : 'verify')}>{c.is_verified ? 'Unverify' : 'Verify'}<span className="skip"> {c.name}</span></button>
+        {c.is_verified ? (
+          <ConfirmButton
+            label="Unverify" title={`Unverify ${c.name}?`} confirmLabel="Unverify" danger disabled={act.isPending}
+            body={<p>The company stops accepting proposals, and every agent that sent it one is told it is no longer verified.</p>}
+            onConfirm={() => act.mutate('unverify')}
+          />
+        ) : <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate('verify')}>Verify<span className="skip"> {c.name}</span></button>}
         <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate(c.is_featured ? 'unfeature' : 'feature')}>{c.is_featured ? 'Unfeature' : 'Feature'}<span className="skip"> {c.name}</span></button>
         <select aria-label={`Plan of ${c.name}`} value={plan} onChange={(e) => setPlan(e.target.value)} style={{ width: 'auto' }}>
-          {['free', 'starter', 'pro', 'business'].map((p) => <option key={p} value={p}>{p}</option>)}
+          {/* The plans owners can buy (payments.plans.ts): an administrator grants one of those, nothing else. */}
+          {['free', 'pro'].map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
         <button type="button" className="secondary" disabled={act.isPending || plan === (c.subscription_plan ?? 'free')} onClick={() => act.mutate('plan')}>Set plan<span className="skip"> of {c.name}</span></button>
         <ConfirmButton label="Delete" title={`Delete ${c.name}?`} typed={c.domain} danger body={<p>The profile leaves the directory. Type the domain to confirm.</p>} onConfirm={() => act.mutate('delete')} />

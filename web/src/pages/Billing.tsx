@@ -45,7 +45,7 @@ export default function Billing() {
   const pro = b?.plans.filter((p) => p.id === 'pro') ?? [];
   return (
     <>
-      <h1>Billing</h1>
+      <h1>Billing{tools.data && toolId ? <>: {tools.data.find((t) => t.id === toolId)?.name}</> : null}</h1>
       {search.status && LANDING[search.status] ? <p role="status" className={`alert ${search.status === 'success' ? 'ok' : ''}`}>{LANDING[search.status]}</p> : null}
       {tools.data && tools.data.length > 1 ? (
         <p>
@@ -78,7 +78,7 @@ export default function Billing() {
             <div className="row">
               {b.has_billing_account ? <button type="button" className="secondary" onClick={() => portal.mutate()} disabled={portal.isPending}>Payment details and invoices</button> : null}
               {b.entitled && b.source !== 'admin' && !b.cancel_at_period_end ? (
-                <ConfirmButton label="Cancel subscription" title="Cancel the pro plan?" body={<p>The plan stays active until the end of the period you paid for, then the company returns to free.</p>} confirmLabel="Cancel at the end of the period" danger onConfirm={() => cancel.mutate()} />
+                <ConfirmButton label="Cancel subscription" title="Cancel the pro plan?" body={<p>The plan stays active until the end of the period you paid for, then the company returns to free.</p>} confirmLabel="Yes, end it at the period's end" cancelLabel="Keep my plan" danger onConfirm={() => cancel.mutate()} />
               ) : null}
             </div>
             <ErrorBox error={portal.error ?? cancel.error} />
