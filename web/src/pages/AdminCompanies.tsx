@@ -9,7 +9,7 @@ type Company = components['schemas']['AdminCompany'];
 const DONE = { verify: 'verified', unverify: 'unverified', feature: 'featured', unfeature: 'no longer featured', delete: 'deleted' } as const;
 
 function Actions({ c, onDone }: { c: Company; onDone: (msg: string) => void }) {
-  const [plan, setPlan] = useState(c.subscription_plan ?? 'free');
+  const [plan, setPlan] = useState<'free' | 'pro'>(c.subscription_plan === 'pro' ? 'pro' : 'free');
   const path = { params: { path: { tool_id: c.id } } };
   const act = useMutation({
     mutationFn: async (what: 'verify' | 'unverify' | 'feature' | 'unfeature' | 'delete' | 'plan') => {
@@ -33,7 +33,7 @@ function Actions({ c, onDone }: { c: Company; onDone: (msg: string) => void }) {
           />
         ) : <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate('verify')}>Verify<span className="skip"> {c.name}</span></button>}
         <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate(c.is_featured ? 'unfeature' : 'feature')}>{c.is_featured ? 'Unfeature' : 'Feature'}<span className="skip"> {c.name}</span></button>
-        <select aria-label={`Plan of ${c.name}`} value={plan} onChange={(e) => setPlan(e.target.value)} style={{ width: 'auto' }}>
+        <select aria-label={`Plan of ${c.name}`} value={plan} onChange={(e) => setPlan(e.target.value === 'pro' ? 'pro' : 'free')} style={{ width: 'auto' }}>
           {/* The plans owners can buy (payments.plans.ts): an administrator grants one of those, nothing else. */}
           {['free', 'pro'].map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
