@@ -36,6 +36,7 @@ import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { emailConfirmed } from './modules/agents/agents.service.js';
 import { createSharedLimits, type SharedLimits } from './platform/shared-limits.js';
+import { createReachability, type ReachabilityOf } from './modules/proposals/proposals.reachability.js';
 
 export interface ServiceDeps {
   /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
@@ -75,6 +76,8 @@ export interface CoreServices {
   crawl: CrawlService;
   /** Agents' webhook endpoints and the delivery of their events. */
   webhooks: WebhooksService;
+  /** How a proposal reaches a company (claimed, delivery, response rate), from its proposal history. */
+  reachability: ReachabilityOf;
   /** Abuse brakes shared by every instance through Redis when REDIS_URL is set (promo checks, checkouts, SVG logos). */
   limits: SharedLimits;
 }
@@ -209,6 +212,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     crawl,
     webhooks,
     limits,
+    reachability: createReachability(db),
   };
   return {
     services,

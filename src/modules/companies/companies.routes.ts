@@ -6,12 +6,18 @@ import { CategoriesResponseSchema, ChangesQuerySchema, CompanyIdParams, WebsiteP
 
 export interface CompaniesRoutesOptions {
   companies: CompaniesService;
+  /** How a proposal reaches the company, from its proposal history (the proposals module's read port). */
+  reachabilityOf: (companyId: string, isVerified: boolean) => Promise<CompanyProfile['reachability']>;
 }
 
 /** Agent API: company lookup and categories (base /api/v1/agent). */
-export async function companiesRoutes(app: App, { companies }: CompaniesRoutesOptions): Promise<void> {
-  // The latest agent-readiness score and grade (scans module), read at request time.
-  const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({ ...profile, agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null });
+export async function companiesRoutes(app: App, { companies, reachabilityOf }: CompaniesRoutesOptions): Promise<void> {
+  // The latest agent-readiness score and grade (scans module) and the reachability, read at request time.
+  const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({
+    ...profile,
+    agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null,
+    reachability: await reachabilityOf(profile.id, profile.is_verified),
+  });
 
   app.get('/companies/changes', {
     schema: {

@@ -93,6 +93,13 @@ export const CompanyProfileSchema = Type.Object(
         description: 'Latest agent-readiness scan of the website (score 0-100, grade A-F); null before the first completed scan',
       }),
     ),
+    reachability: Type.Optional(Type.Object({
+      claimed: Type.Boolean({ description: 'Someone owns the listing and reads proposals in the dashboard' }),
+      delivery: Type.Union([Type.Literal('dashboard'), Type.Literal('none')], { description: 'dashboard: a proposal reaches an owner who reads the inbox; none: nobody will read it (the listing is unclaimed, or the company is not verified)' }),
+      response_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Share of the last 365 days of proposals that the company answered (unanswered ones younger than 3 days not counted yet); null without any' }),
+      median_response_hours: Type.Union([Type.Number(), Type.Null()], { description: 'Median hours to the first answer; null when none was answered' }),
+      measured_on: Type.Integer({ description: 'Proposals the figures are measured on' }),
+    }, { description: 'How a proposal reaches this company, from its real proposal history (on lookups by id or website)' })),
   },
   { $id: 'CompanyProfile' },
 );

@@ -26,8 +26,8 @@ export const companiesModule: HttpModule<CoreServices> = {
     CategoriesResponseSchema,
     ...toolSchemas,
   ],
-  async agentRoutes(agent, { companies }) {
-    await agent.register(companiesRoutes, { companies });
+  async agentRoutes(agent, { companies, reachability }) {
+    await agent.register(companiesRoutes, { companies, reachabilityOf: reachability });
   },
   async routes(app, { tools, guards }) {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });

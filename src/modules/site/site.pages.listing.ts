@@ -20,16 +20,17 @@ export function siteUrl(ctx: SiteContext, path: string, params: Record<string, s
 
 const place = (c: Listed) => [locationOf(c).city, locationOf(c).country].filter(Boolean).join(', ');
 
-export function companyCards(list: Listed[], headingLevel: 'h2' | 'h3' = 'h3'): SafeHtml {
+/** Company cards; `note` adds a line under the heading (the search page's verdict and distance). */
+export function companyCards(list: Listed[], headingLevel: 'h2' | 'h3' = 'h3', note?: (c: Listed) => SafeHtml): SafeHtml {
   if (list.length === 0) return html`<p>No companies here yet.</p>`;
   return html`<ul class="cards">${list.map((c) => html`<li class="card">
 <${raw(headingLevel)}><a href="/companies/${c.slug}">${c.name}</a>${c.is_verified ? html` <span class="badge">Verified</span>` : ''}</${raw(headingLevel)}>
-<p class="meta">${c.category}${c.industry ? html` · ${c.industry}` : ''}${place(c) ? html` · ${place(c)}` : ''}</p>
+${note ? note(c) : ''}<p class="meta">${c.category}${c.industry ? html` · ${c.industry}` : ''}${place(c) ? html` · ${place(c)}` : ''}</p>
 ${c.description ? html`<p>${c.description.length > 220 ? `${c.description.slice(0, 219).trimEnd()}…` : c.description}</p>` : ''}
 </li>`)}</ul>`;
 }
 
-function searchForm(values: { q?: string; category?: string; country?: string; city?: string }, headingId?: string): SafeHtml {
+export function searchForm(values: { q?: string; category?: string; country?: string; city?: string }, headingId?: string): SafeHtml {
   return html`<form class="search" method="get" action="/search" role="search"${headingId ? html` aria-labelledby="${headingId}"` : ''}>
 <div class="field q"><label for="q">What do you need?</label><input id="q" name="q" type="search" maxlength="2000" value="${values.q ?? ''}" placeholder="e.g. emergency plumber, payroll software"></div>
 <div class="field"><label for="category">Category</label><select id="category" name="category"><option value="">All categories</option>${CATEGORIES.map((c) => html`<option value="${c}"${values.category === c ? html` selected` : ''}>${c}</option>`)}</select></div>
@@ -38,7 +39,7 @@ function searchForm(values: { q?: string; category?: string; country?: string; c
 <button type="submit">Search</button></form>`;
 }
 
-function pager(ctx: SiteContext, path: string, params: Record<string, string | undefined>, page: number, hasMore: boolean): SafeHtml {
+export function pager(ctx: SiteContext, path: string, params: Record<string, string | undefined>, page: number, hasMore: boolean): SafeHtml {
   if (page <= 1 && !hasMore) return html``;
   const href = (p: number) => siteUrl({ ...ctx, baseUrl: '' }, path, { ...params, page: p > 1 ? p : undefined });
   return html`<nav class="pager" aria-label="Pages">${page > 1 ? html`<a rel="prev" href="${href(page - 1)}">← Previous page</a>` : ''}<span>Page ${page}</span>${hasMore ? html`<a rel="next" href="${href(page + 1)}">Next page →</a>` : ''}</nav>`;
@@ -59,29 +60,6 @@ ${searchForm({}, 'search-heading')}
 <ul class="grid">${data.categories.map((c) => html`<li><a href="/categories/${c.slug}"><span>${c.name}</span><span class="count">${c.count}<span class="sr"> companies</span></span></a></li>`)}</ul></section>
 <section aria-labelledby="feat-h"><h2 id="feat-h">Featured and verified</h2>${companyCards(data.featured)}</section>
 <section aria-labelledby="new-h"><h2 id="new-h">Recently added</h2>${companyCards(data.recent)}</section>`);
-}
-
-export function searchPage(
-  ctx: SiteContext,
-  q: { q?: string; category?: string; country?: string; city?: string },
-  page: number,
-  result: { companies: Listed[]; total_found: number; has_more: boolean },
-): string {
-  const params = { q: q.q, category: q.category, country: q.country, city: q.city };
-  const what = q.q?.trim() ? `“${q.q.trim()}”` : 'all companies';
-  return layout({
-    title: `Search: ${q.q?.trim() || 'all companies'} | ${ctx.siteName}`,
-    description: `Companies matching ${what} in the ${ctx.siteName} directory.`,
-    canonical: siteUrl(ctx, '/search', { ...params, page: page > 1 ? page : undefined }),
-    siteName: ctx.siteName, baseUrl: ctx.baseUrl,
-    // Internal search pages are thin and unbounded: not indexed, their links followed.
-    robots: 'noindex,follow',
-    alternates: [{ type: 'application/json', href: siteUrl(ctx, '/api/v1/agent/companies', { ...params, limit: 20, offset: page > 1 ? (page - 1) * 20 : undefined }), title: 'These results as JSON (agent API)' }],
-  }, html`<h1 id="search-heading">Search the directory</h1>
-${searchForm(q, 'search-heading')}
-<p role="status">${result.total_found === 0 ? 'No company matched. Try other words or fewer filters.' : html`${result.total_found} ${result.total_found === 1 ? 'company' : 'companies'} for ${what}${q.category ? html` in ${q.category}` : ''}.`}</p>
-${result.companies.length ? companyCards(result.companies, 'h2') : ''}
-${pager(ctx, '/search', params, page, result.has_more)}`);
 }
 
 export function categoriesIndexPage(ctx: SiteContext, counts: Map<string, number>): string {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import * as cheerio from 'cheerio';
 // parse5 is cheerio's HTML parser (installed with it): its parse errors are the spec's markup errors.
 import { parse as parseHtml } from 'parse5';
@@ -191,7 +191,7 @@ describe('public website', () => {
     assert.equal($('label[for=q]').length, 1);
     const api = await t.app.inject({ url: '/api/v1/agent/companies?q=plumber+pipes&city=Berlin&limit=20' });
     const ids = (api.json() as { companies: { id: string }[] }).companies.map((c) => c.id);
-    assert.deepEqual($('ul.cards h2 a').toArray().length, ids.length, 'same search as the agent API');
+    assert.deepEqual($('main ul.cards li.card').length, ids.length, 'same search as the agent API');
     assert.equal($('link[rel=alternate][type="application/json"]').attr('href'), `${BASE}/api/v1/agent/companies?q=plumber+pipes&city=Berlin&limit=20`);
     const filtered = await t.app.inject({ url: '/search?category=Technology' });
     assert.equal(cheerio.load(filtered.body)('select#category option[selected]').attr('value'), 'Technology');
@@ -353,5 +353,170 @@ describe('public website', () => {
   it('pages are hidden from the OpenAPI document', async () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     for (const p of ['/', '/search', '/companies/{slug}', '/sitemap.xml', '/robots.txt']) assert.equal(doc.paths[p], undefined, p);
+  });
+});
+
+describe('public search page: the relevance verdicts in plain sentences (issue 37)', () => {
+  const t = useTestApp({ baseUrl: BASE });
+  const dental = { category: 'Healthcare', industry: 'Dental practice', description: 'Dentist: check-ups, fillings, implants and emergency dental care.', keywords: ['dentist', 'dental care'] };
+  before(async () => {
+    await seedCompanies(t.app, [
+      companyFixture({ name: 'Bayou Pest Control', category: 'Construction & Home Services', industry: 'Pest control', description: 'Pest control for homes and restaurants in Houston: cockroaches, rodents, termites and bed bugs, with discreet commercial kitchen treatments.', country: 'United States', city: 'Houston', address: '100 Main St, Houston, TX', service_type: 'local', keywords: ['pest control', 'cockroach extermination', 'restaurant pest control'] }),
+      companyFixture({ name: 'Golden Dumpling House', category: 'Food & Beverage', industry: 'Restaurant', description: 'A family restaurant in Melbourne serving handmade dumplings and noodles, with takeaway and catering.', country: 'Australia', city: 'Melbourne', address: '5 Little Bourke St, Melbourne', service_type: 'local', keywords: ['dumplings', 'restaurant', 'catering'] }),
+      companyFixture({ name: 'Steuerkanzlei Isar', category: 'Finance', industry: 'Tax advisory', description: 'Tax advisers in Munich for freelancers and small companies: annual accounts, VAT returns and payroll.', country: 'Germany', city: 'Munich', address: 'Leopoldstrasse 1, Munich', service_type: 'local', keywords: ['tax adviser', 'Steuerberater', 'VAT'] }),
+      companyFixture({ name: 'Nordlicht VFX', category: 'Media & Entertainment', industry: 'Visual effects', description: 'Visual effects and 3D animation studio in Munich for films and commercials.', country: 'Germany', city: 'Munich', address: 'Bavariafilmplatz 7, Munich', service_type: 'hybrid', keywords: ['vfx', 'animation'] }),
+      companyFixture({ ...dental, name: 'Shibuya Dental Clinic', city: 'Tokyo', country: 'Japan', address: '1-2-3 Shibuya, Tokyo', service_type: 'local' }),
+      companyFixture({ name: 'Ledgerly', city: 'Berlin', category: 'Finance', industry: 'Accounting software', description: 'Bookkeeping and payroll software for small companies.', service_type: 'remote' }),
+      companyFixture({ name: 'Spree Plumbing', city: 'Berlin', category: 'Construction & Home Services', industry: 'Plumbing', description: 'Emergency plumbers for burst pipes and boilers.', keywords: ['plumber'], service_type: 'local' }),
+    ]);
+  });
+
+  interface Hit { name: string; relevance: string | null; distance_km?: number | null }
+  const enc = encodeURIComponent;
+  const api = async (query: string) => (await t.app.inject({ url: `/api/v1/agent/companies?${query}&limit=20` })).json() as { companies: Hit[]; total_found: number };
+  const names = (hits: Hit[], verdict: string) => hits.filter((h) => h.relevance === verdict).map((h) => h.name);
+  async function page(query: string) {
+    const r = await t.app.inject({ url: `/search?${query}`, headers: HTML });
+    assert.equal(r.statusCode, 200, `${query}: ${r.body.slice(0, 300)}`);
+    return cheerio.load(r.body);
+  }
+  const cardsIn = ($: cheerio.CheerioAPI, section: string) => $(`section[aria-labelledby="${section}-h"] li.card h3 a`).toArray().map((el) => $(el).text());
+  const summary = ($: cheerio.CheerioAPI) => $('main .summary p').toArray().map((el) => $(el).text()).join(' ').replace(/\s+/g, ' ').trim();
+  /** The numbers the sentences state: clear matches (the nearest one counts) and possibly related profiles. */
+  function stated($: cheerio.CheerioAPI) {
+    const text = summary($);
+    const clear = [...text.matchAll(/(\d+) (?:more )?clear match/g)].reduce((n, m) => n + Number(m[1]), 0) + (/The nearest:/.test(text) ? 1 : 0);
+    return { clear, related: Number(/(\d+) profiles? shares? some words/.exec(text)?.[1] ?? 0) };
+  }
+
+  it('strong results are listed as clear matches, partial ones under their own heading, the verdict written on each card', async () => {
+    const q = 'payroll software';
+    const { companies } = await api(`q=${enc(q)}`);
+    const [strong, partial] = [names(companies, 'strong'), names(companies, 'partial')];
+    assert.ok(strong.length > 0 && partial.length > 0, `the fixtures give both verdicts: ${JSON.stringify(companies)}`);
+    const $ = await page(`q=${enc(q)}`);
+    assert.equal($('#matches-h').text(), 'Clear matches');
+    assert.equal($('#related-h').text(), 'Possibly related (not a clear match)');
+    assert.match($('section[aria-labelledby="related-h"] p.note').text(), /nothing in them shows clearly that they do what you asked/);
+    assert.deepEqual(cardsIn($, 'matches'), strong);
+    assert.deepEqual(cardsIn($, 'related'), partial);
+    for (const el of $('section[aria-labelledby="matches-h"] li.card').toArray()) assert.equal($(el).find('.verdict .label').text(), 'Clear match');
+    for (const el of $('section[aria-labelledby="related-h"] li.card').toArray()) {
+      assert.equal($(el).find('.verdict .label').text(), 'Possibly related');
+      assert.doesNotMatch($(el).text(), /match/i, 'a partial result is never called a match');
+    }
+    assert.match(summary($), new RegExp(`^${strong.length} clear match(es)? for “payroll software”\\.`));
+    // Headings never skip a level: h1, the verdict sections (h2), their companies (h3).
+    const levels = $('main').find('h1, h2, h3').toArray().map((el) => Number(el.tagName.slice(1)));
+    assert.equal(levels[0], 1);
+    levels.forEach((l, i) => assert.ok(i === 0 || l <= levels[i - 1]! + 1, `heading h${l} after h${levels[i - 1]}`));
+    assert.equal($('script:not([type="application/ld+json"])').length, 0, 'no script');
+  });
+
+  it('a need nobody serves: says plainly that nothing fits, with a next step, and calls nothing a match', async () => {
+    const q = 'hot air balloon ride at sunrise';
+    const { companies } = await api(`q=${enc(q)}`);
+    assert.ok(companies.every((c) => c.relevance !== 'strong'));
+    const $ = await page(`q=${enc(q)}`);
+    assert.match(summary($), /^Nothing in the directory clearly fits “hot air balloon ride at sunrise”\. Try other words or a broader request, or browse the categories\./);
+    assert.equal($('main .summary a[href="/categories"]').text(), 'browse the categories');
+    assert.equal($('#matches-h').length + $('#elsewhere-h').length, 0);
+    assert.doesNotMatch($('main ul.cards').text(), /clear match/i);
+    assert.deepEqual(cardsIn($, 'related'), names(companies, 'partial'));
+    // With filters: they are named, and the next step offers the search without them and the category's page.
+    const filtered = await page(`q=${enc(q)}&category=Finance&city=Berlin`);
+    assert.match(summary(filtered), /^Nothing in the directory clearly fits “hot air balloon ride at sunrise” \(category Finance, city Berlin\)\./);
+    assert.equal(filtered('main .summary a').filter((_, el) => filtered(el).text() === 'search without the filters').attr('href'), `/search?q=${q.replace(/ /g, '+')}`);
+    assert.equal(filtered('main .summary a[href="/categories/finance"]').length, 1);
+  });
+
+  it('a place named in the query: says there is none there and names the nearest clear match with its distance', async () => {
+    const { companies } = await api(`q=${enc('dentist in Munich')}`);
+    const tokyo = companies.find((c) => c.name === 'Shibuya Dental Clinic');
+    assert.equal(tokyo?.relevance, 'strong');
+    const km = Math.round(tokyo!.distance_km!).toLocaleString('en-US');
+    assert.match(km, /^\d,\d{3}$/, 'thousands separated');
+    const $ = await page(`q=${enc('dentist in Munich')}`);
+    assert.match(summary($), new RegExp(`^No dentist in Munich\\. The nearest: Shibuya Dental Clinic \\(Tokyo, ${km} km\\)\\.`));
+    assert.equal($('main .summary a').first().attr('href'), '/companies/shibuya-dental-clinic-tokyo');
+    assert.equal($('#matches-h').length, 0, 'nothing is a match in Munich');
+    assert.equal($('#elsewhere-h').text(), 'Clear matches elsewhere, nearest first');
+    assert.deepEqual(cardsIn($, 'elsewhere'), ['Shibuya Dental Clinic']);
+    assert.match($('section[aria-labelledby="elsewhere-h"] .verdict').text(), new RegExp(`Clear match ${km} km from Munich`));
+    assert.ok(!$('main').text().includes('Steuerkanzlei Isar'), 'a tax adviser in Munich is no dentist');
+    // A sentence is quoted rather than put after "No".
+    const sentence = await page(`q=${enc('I need a dentist in Munich')}`);
+    assert.match(summary(sentence), /^Nothing in or near Munich clearly fits “I need a dentist”\. The nearest: Shibuya Dental Clinic/);
+    // A clear match in the place is named as one.
+    const berlin = await api(`q=${enc('plumber in Berlin')}`);
+    assert.equal(berlin.companies[0]?.name, 'Spree Plumbing');
+    assert.equal(berlin.companies[0]?.relevance, 'strong');
+    const here = await page(`q=${enc('plumber in Berlin')}`);
+    assert.match(summary(here), /^1 clear match for “plumber” in or serving Berlin\./);
+    assert.equal(here('#matches-h').text(), 'Clear matches in or serving Berlin');
+    assert.deepEqual(cardsIn(here, 'matches'), ['Spree Plumbing']);
+  });
+
+  it('an unknown category or country is a sentence on the page with the value it most likely meant, never an error page', async () => {
+    const $ = await page('q=solar&category=Energy');
+    assert.match(summary($), /^We don't know the category “Energy”\. Did you mean Energy & Utilities\? Or search without this filter\.$/);
+    const fix = $('main .summary a').filter((_, el) => $(el).text() === 'Energy & Utilities').attr('href');
+    assert.equal(fix, '/search?q=solar&category=Energy+%26+Utilities');
+    assert.equal($('main ul.cards').length, 0);
+    const fixed = await page(fix!.slice('/search?'.length));
+    assert.doesNotMatch(summary(fixed), /We don't know/);
+    assert.equal(fixed('select#category option[selected]').attr('value'), 'Energy & Utilities');
+    // Both unknown: both named; each link keeps the other's fix out (it would fail again).
+    const both = await page('q=solar&category=Energy&country=Germny');
+    assert.match(summary(both), /We don't know the category “Energy”\. Did you mean Energy & Utilities\? We don't know the country “Germny”\. Did you mean Germany\? Or search without these filters\./);
+    assert.equal(both('main .summary a').filter((_, el) => both(el).text() === 'Germany').attr('href'), '/search?q=solar&country=Germany');
+    const nowhere = await page('country=Atlantis');
+    assert.match(summary(nowhere), /^We don't know the country “Atlantis”\. Give its English name \(Germany\) or its code \(DE\)\./);
+    assert.equal(nowhere('input#country').attr('value'), 'Atlantis', 'the form keeps what was typed');
+    const hostile = await t.app.inject({ url: `/search?category=${enc('<b>x</b>')}` });
+    assert.equal(hostile.statusCode, 200);
+    assert.ok(!hostile.body.includes('<b>x'), 'the value is escaped');
+  });
+
+  it('the count agrees with the list: each number stated is the number of cards shown, weak results never counted', async () => {
+    for (const q of ['payroll software', 'kitchen', 'dentist in Munich', 'plumber in Berlin', 'hot air balloon ride at sunrise', 'cockroaches in my restaurant kitchen in Houston']) {
+      const body = await api(`q=${enc(q)}`);
+      const $ = await page(`q=${enc(q)}`);
+      const { clear, related } = stated($);
+      assert.equal(clear, cardsIn($, 'matches').length + cardsIn($, 'elsewhere').length, `${q}: clear matches`);
+      assert.equal(related, cardsIn($, 'related').length, `${q}: possibly related`);
+      assert.equal($('main ul.cards li.card').length, body.total_found, `${q}: cards and the search's total`);
+      assert.equal(clear, names(body.companies, 'strong').length, q);
+      assert.equal(related, names(body.companies, 'partial').length, q);
+      const withWeak = await api(`q=${enc(q)}&include_weak=true`);
+      if (withWeak.total_found > body.total_found) assert.ok(!summary($).includes(`${withWeak.total_found} `), `${q}: weak results are not counted`);
+    }
+    // Browsing without words counts the companies the filters keep.
+    const browse = await page('country=Germany');
+    const total = (await api('country=Germany')).total_found;
+    assert.equal(browse('main p[role=status]').text(), `${total} companies with these filters (country Germany).`);
+    assert.equal(browse('main ul.cards li.card').length, total);
+  });
+
+  it('pages through clear matches first, then possibly related ones, the counts covering every page', async () => {
+    await seedCompanies(t.app, Array.from({ length: 22 }, (_, i) => companyFixture({ name: `Kitchen Fitter ${i + 1}`, city: 'Leeds', country: 'United Kingdom', category: 'Construction & Home Services', industry: 'Kitchen fitting', description: 'Kitchen fitting and kitchen renovation: worktops, cabinets and appliances installed.', keywords: ['kitchen fitter', 'kitchen renovation'], service_type: 'local' })));
+    const q = `q=${enc('kitchen fitter')}`;
+    const all = (await t.app.inject({ url: `/api/v1/agent/companies?${q}&limit=20` })).json() as { total_found: number };
+    assert.ok(all.total_found > 20, `more than a page: ${all.total_found}`);
+    const one = await page(q);
+    const two = await page(`${q}&page=2`);
+    const { clear, related } = stated(one);
+    assert.deepEqual(stated(two), { clear, related }, 'the same sentences on every page');
+    assert.equal(clear + related, all.total_found);
+    assert.match(summary(one), new RegExp(`Showing 1–20 of ${all.total_found}\\.`));
+    assert.match(summary(two), new RegExp(`Showing 21–${all.total_found} of ${all.total_found}\\.`));
+    const shown = [one, two].map(($) => ({ clear: cardsIn($, 'matches').length + cardsIn($, 'elsewhere').length, related: cardsIn($, 'related').length }));
+    assert.deepEqual({ clear: shown[0]!.clear + shown[1]!.clear, related: shown[0]!.related + shown[1]!.related }, { clear, related });
+    // Clear matches come before possibly related ones across pages.
+    if (shown[1]!.clear > 0) assert.equal(shown[0]!.related, 0);
+    assert.equal(one('a[rel=next]').attr('href'), '/search?q=kitchen+fitter&page=2');
+    assert.equal(two('a[rel=next]').length, 0);
+    const past = await page(`${q}&page=5`);
+    assert.match(summary(past), /This page is past the end of the results: back to the first page\./);
   });
 });

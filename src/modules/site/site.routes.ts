@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { SITE_CSS, SITE_CSS_HASH } from './site.assets.js';
 import { companyPage } from './site.pages.company.js';
-import { categoriesIndexPage, categoryPage, homePage, searchPage, type SiteContext } from './site.pages.listing.js';
+import { categoriesIndexPage, categoryPage, homePage, type SiteContext } from './site.pages.listing.js';
+import { searchPage } from './site.pages.search.js';
 import { badRequestPage, forDevelopersPage, forOwnersPage, notFoundPage } from './site.pages.static.js';
 import { categoriesSitemap, companiesSitemap, robotsTxt, sitemapIndex } from './site.sitemap.js';
 import { categoryOfSlug, MAX_PAGE, type SiteService } from './site.service.js';
@@ -60,9 +61,11 @@ export async function siteRoutes(app: App, { site, ctx }: SiteRoutesOptions): Pr
     if (req.validationError) {
       return send(req, reply, badRequestPage(ctx, 'The search was too long or had an invalid page number.'), { status: 400, cache: 'no-store' });
     }
-    const { page: n, category, result } = await site.searchPage(req.query);
-    const q = { ...req.query, category };
-    return page(req, reply, searchPage(ctx, q, n, result), { cache: 'public, max-age=60' });
+    const { page: n, category, view } = await site.searchPage(req.query);
+    const trim = (v: string | undefined) => v?.trim() || undefined;
+    // An unknown category is not kept in the form (the page says which one was not understood).
+    const q = { q: trim(req.query.q), category, country: trim(req.query.country), city: trim(req.query.city) };
+    return page(req, reply, searchPage(ctx, q, n, view), { cache: 'public, max-age=60' });
   });
 
   app.get('/categories', { schema: hide }, async (req, reply) => page(req, reply, categoriesIndexPage(ctx, await site.categoryCounts())));

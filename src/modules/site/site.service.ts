@@ -1,10 +1,11 @@
 import type { Static } from 'typebox';
 import { CATEGORIES, type CompanyProfile, type CompanySummary, type LocationSchema } from '../companies/companies.schemas.js';
-import type { CompaniesService } from '../companies/companies.service.js';
+import { canonicalCategory, type CompaniesService } from '../companies/companies.service.js';
 import type { ScansService } from '../scans/index.js';
 import type { SearchService } from '../search/search.service.js';
 import type { WidgetService } from '../widget/widget.service.js';
 import type { SiteRepo } from './site.repo.js';
+import { SEARCH_WINDOW, textResults, unknownFilterOf, type SearchView } from './site.search.js';
 
 export const PAGE_SIZE = 20;
 /** Sitemaps hold at most 50,000 URLs each (sitemaps.org). */
@@ -123,19 +124,43 @@ export function createSiteService({ repo, companies, search, scans, widget, base
 
     home: () => cached(homeCache, 'home', { ttl: EXTRAS_TTL_MS }, loadHome),
 
-    /** The agent API's hybrid search, a page of 20; an unknown category is treated as no filter. */
-    async searchPage(q: SearchPageQuery) {
+    /**
+     * The agent API's hybrid search for people. A text search lists its first SEARCH_WINDOW results at
+     * once (strong matches first, then partial ones; the site pages through them) so the page can say
+     * how many of each there are; browsing without words pages through the directory. An unknown
+     * category or country is not an error page: the view says which value was not understood.
+     */
+    async searchPage(q: SearchPageQuery): Promise<{ page: number; category: string | undefined; view: SearchView }> {
       const page = Math.min(Math.max(q.page ?? 1, 1), MAX_PAGE);
-      const category = q.category ? CATEGORIES.find((c) => c.toLowerCase() === q.category!.toLowerCase()) : undefined;
-      const result = await search.search({
-        ...(q.q?.trim() ? { q: q.q.trim() } : {}),
-        ...(category ? { category } : {}),
+      const text = q.q?.trim() ?? '';
+      const filters = {
+        ...(q.category?.trim() ? { category: q.category.trim() } : {}),
         ...(q.country?.trim() ? { country: q.country.trim() } : {}),
         ...(q.city?.trim() ? { city: q.city.trim() } : {}),
-        limit: PAGE_SIZE,
-        offset: (page - 1) * PAGE_SIZE,
-      });
-      return { page, category, result: { ...result, companies: await withSlugs(result.companies) } };
+      };
+      const category = canonicalCategory(filters.category);
+      try {
+        if (!text) {
+          const result = await search.search({ ...filters, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+          return { page, category, view: { kind: 'browse', companies: await withSlugs(result.companies), total: result.total_found, hasMore: result.has_more } };
+        }
+        const result = await search.search({ q: text, ...filters, limit: SEARCH_WINDOW, offset: 0 });
+        return { page, category, view: textResults(text, await withSlugs(result.companies), result) };
+      } catch (err) {
+        const problem = unknownFilterOf(err);
+        if (!problem) throw err;
+        const problems = [problem];
+        // The search names one unknown value at a time, the category before the country.
+        if (problem.field === 'category' && filters.country) {
+          const more = await search.search({ country: filters.country, limit: 1 }).then(() => undefined, (e: unknown) => {
+            const p = unknownFilterOf(e);
+            if (!p) throw e;
+            return p;
+          });
+          if (more) problems.push(more);
+        }
+        return { page, category, view: { kind: 'unknown-filter', problems } };
+      }
     },
 
     /** A category's companies (featured, verified, then by name), or undefined past the last page. */

@@ -1,0 +1,87 @@
+import { findPlaceInText } from '../../lib/geo.js';
+import { AppError } from '../../platform/errors.js';
+import { DEFAULT_RADIUS_KM, type SearchResult } from '../search/search.service.js';
+import type { Listed, Location } from './site.service.js';
+
+/**
+ * What the public search page shows, read from the search's relevance verdicts (search/relevance.ts):
+ * strong results are matches, partial ones only "possibly related", weak ones are never returned. The
+ * same split as the deterministic /ask answer (ask.service.ts), so the page and the agents' answer agree.
+ */
+
+/**
+ * A text search lists at most this many results (one search, its answer cached by the search service,
+ * paged by the site): enough to count the verdicts of everything a person would page through.
+ */
+export const SEARCH_WINDOW = 100;
+
+/** A filter value the search does not know, with the value it most likely meant. */
+export interface UnknownFilter {
+  field: 'category' | 'country';
+  value: string;
+  suggestion?: string;
+}
+
+export interface TextResults {
+  kind: 'text';
+  query: string;
+  /** A place named in the query; need: the words without it ("dentist" for "dentist in Munich"), when found. */
+  place?: { name: string; need?: string };
+  /** Strong matches, in or serving the named place when there is one. */
+  here: Listed[];
+  /** Strong matches elsewhere, nearest first (only when a place was named). */
+  elsewhere: Listed[];
+  /** Partial results: some evidence, not a match. */
+  partial: Listed[];
+  /** How many results the search found; more than listed when the window cut the list. */
+  found: number;
+}
+
+export interface BrowseResults {
+  kind: 'browse';
+  companies: Listed[];
+  total: number;
+  hasMore: boolean;
+}
+
+export type SearchView = TextResults | BrowseResults | { kind: 'unknown-filter'; problems: UnknownFilter[] };
+
+/** The unknown category or country a search refused (a 422 naming the closest value), or undefined for any other error. */
+export function unknownFilterOf(err: unknown): UnknownFilter | undefined {
+  if (!(err instanceof AppError) || err.code !== 'validation') return undefined;
+  const issue = err.issues?.[0];
+  const field = issue?.loc[1];
+  if (field !== 'category' && field !== 'country') return undefined;
+  const suggestion = /did you mean "([^"]+)"/.exec(err.message)?.[1];
+  return { field, value: typeof issue?.input === 'string' ? issue.input : '', ...(suggestion ? { suggestion } : {}) };
+}
+
+/** Whether a company is located within the default radius of the named place or serves it remotely or nationwide (as search and ask judge it). */
+export function servesPlace(c: Listed, place: NonNullable<SearchResult['place']>): boolean {
+  if (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) return true;
+  if (c.service_type === 'remote' || c.service_type === 'hybrid') return true;
+  return c.service_type === 'nationwide' && (c.location as Location).country_code === place.country_code;
+}
+
+/** Unknown distances last (a finite stand-in: the sort is stable, so equal ones keep the search's order). */
+const distanceOrLast = (c: Listed) => c.distance_km ?? Number.MAX_VALUE;
+
+/** The verdict groups of a text search's listed results. */
+export function textResults(query: string, listed: Listed[], result: Pick<SearchResult, 'place' | 'total_found'>): TextResults {
+  const strong = listed.filter((c) => c.relevance === 'strong');
+  const partial = listed.filter((c) => c.relevance === 'partial');
+  const place = result.place?.source === 'q' ? result.place : undefined;
+  const found = Math.max(result.total_found, strong.length + partial.length);
+  if (!place) return { kind: 'text', query, here: strong, elsewhere: [], partial, found };
+  const named = findPlaceInText(query);
+  const need = named && named.place.name === place.name && named.rest !== query ? named.rest : undefined;
+  return {
+    kind: 'text',
+    query,
+    place: { name: place.name, ...(need ? { need } : {}) },
+    here: strong.filter((c) => servesPlace(c, place)),
+    elsewhere: strong.filter((c) => !servesPlace(c, place)).sort((a, b) => distanceOrLast(a) - distanceOrLast(b)),
+    partial,
+    found,
+  };
+}
