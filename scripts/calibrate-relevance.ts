@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { migrate, openDb } from '../src/platform/db.js';
-import { createEmbeddingProvider, type EmbeddingProvider } from '../src/platform/embeddings/embeddings.js';
+import { createEmbeddingProvider } from '../src/platform/embeddings/embeddings.js';
 import { createCompaniesRepo } from '../src/modules/companies/companies.repo.js';
 import { createCompaniesService } from '../src/modules/companies/companies.service.js';
 import { parseCompaniesJsonl } from '../src/modules/companies/companies.import.js';
@@ -20,6 +20,7 @@ import { createSearchRepo } from '../src/modules/search/search.repo.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
 import { bundledTypicalProfile, type MatchEvidence, type Relevance } from '../src/modules/search/relevance.js';
 import { normalizeDomain } from '../src/lib/url.js';
+import { memoEmbeddings } from './lib/embedding-cache.js';
 import { createAskService } from '../src/modules/ask/ask.service.js';
 import type { InsightsService } from '../src/modules/ask/insights.service.js';
 
@@ -37,28 +38,8 @@ const read = (f: string): Query[] => fs.readFileSync(f, 'utf8').split(/\r?\n/).f
 const judged = read(judgedFile);
 const none = read(noneFile);
 
-function cached(inner: EmbeddingProvider, file?: string): EmbeddingProvider {
-  const memo = new Map<string, number[]>(file && fs.existsSync(file) ? Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number[]>) : []);
-  return {
-    ...inner,
-    ready: () => inner.ready(),
-    isReady: () => inner.isReady(),
-    close: () => inner.close(),
-    embedQuery: (t) => inner.embedQuery(t),
-    async embed(texts) {
-      const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
-      for (let i = 0; i < missing.length; i += 64) {
-        const chunk = missing.slice(i, i + 64);
-        (await inner.embed(chunk)).forEach((v, j) => memo.set(chunk[j]!, v));
-      }
-      if (file && missing.length) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(memo)));
-      return texts.map((t) => memo.get(t)!);
-    },
-  };
-}
-
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-const embeddings = cached(createEmbeddingProvider(config.embeddings), option('--embedding-cache'));
+const embeddings = memoEmbeddings(createEmbeddingProvider(config.embeddings), option('--embedding-cache'));
 const db = await openDb({});
 await migrate(db);
 const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl });

@@ -25,6 +25,7 @@ import { parseCompaniesJsonl } from '../src/modules/companies/companies.import.j
 import { createSearchRepo, type SearchRepo } from '../src/modules/search/search.repo.js';
 import { createSearchService, defaultTuning, type SearchMode, type SearchTuning } from '../src/modules/search/search.service.js';
 import { normalizeDomain } from '../src/lib/url.js';
+import { memoEmbeddings } from './lib/embedding-cache.js';
 import { companiesForPeer, createOramaPeer, type PeerMode } from './peer/orama-peer.js';
 
 interface EvalQuery {
@@ -71,29 +72,6 @@ export function metrics(ranked: (string | undefined)[], relevant: Record<string,
   const judged = Object.entries(relevant).filter(([, g]) => g >= 1);
   const found = judged.filter(([k]) => top.includes(k)).length;
   return { ndcg: ideal > 0 ? dcg / ideal : 0, recall: judged.length ? found / judged.length : 0 };
-}
-
-/** Memoises document embeddings across stores (the model is deterministic; it is the slow part). */
-function memoEmbeddings(inner: EmbeddingProvider, cacheFile?: string): EmbeddingProvider {
-  const memo = new Map<string, number[]>(cacheFile && fs.existsSync(cacheFile) ? Object.entries(JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, number[]>) : []);
-  return {
-    model: inner.model,
-    dimensions: inner.dimensions,
-    ready: () => inner.ready(),
-    isReady: () => inner.isReady(),
-    close: () => inner.close(),
-    embedQuery: (t) => inner.embedQuery(t),
-    async embed(texts) {
-      const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
-      for (let i = 0; i < missing.length; i += 64) {
-        const chunk = missing.slice(i, i + 64);
-        const vs = await inner.embed(chunk);
-        chunk.forEach((t, j) => memo.set(t, vs[j]!));
-      }
-      if (cacheFile && missing.length) fs.writeFileSync(cacheFile, JSON.stringify(Object.fromEntries(memo)));
-      return texts.map((t) => memo.get(t)!);
-    },
-  };
 }
 
 async function freshStore(kind: 'pglite' | 'postgres', url?: string): Promise<{ db: Db; drop: () => Promise<void> }> {
