@@ -17,6 +17,7 @@ import {
   BatchProposalBody,
   CreateProposalBody,
   ProposalIdParams,
+  ToolDetailsSchema,
   ReplyBody,
 } from '../proposals/proposals.schemas.js';
 import { RegisterBody } from '../agents/agents.schemas.js';
@@ -92,7 +93,9 @@ export function createMcpService(deps: McpServiceDeps) {
   const keyOf = (args: Record<string, unknown>) => (typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined);
   const withoutKey = ({ idempotency_key: _key, ...rest }: Record<string, unknown>) => rest;
 
-  const createProposalInput = withIdempotencyKey(zodFromTypeBox(CreateProposalBody));
+  // The REST schema leaves a detail value untyped (its validator coerces types); zod does not coerce, so the tools say the types.
+  const typedDetails = (input: z.ZodObject) => input.extend({ details: z.fromJSONSchema(ToolDetailsSchema as Parameters<typeof z.fromJSONSchema>[0]).optional() });
+  const createProposalInput = withIdempotencyKey(typedDetails(zodFromTypeBox(CreateProposalBody)));
   const createProposal = (companyId: string | undefined, args: Record<string, unknown>, ctx: ToolCallContext) => {
     const body = { ...withoutKey(args), ...(companyId ? { company_id: companyId } : {}) } as unknown as Parameters<McpProposalsPort['create']>[1];
     return once(ctx, proposals!.create(ctx.agent!.agentId, body, keyOf(args)));
@@ -217,7 +220,7 @@ export function createMcpService(deps: McpServiceDeps) {
           title: 'Send a proposal to several companies',
           description:
             'Sends the same proposal to up to 10 verified companies; each company id gets its own outcome (created or refused with a reason). Pass an idempotency_key to retry safely. Needs X-API-Key.',
-          input: withIdempotencyKey(zodFromTypeBox(BatchProposalBody)),
+          input: withIdempotencyKey(typedDetails(zodFromTypeBox(BatchProposalBody))),
           needsKey: true,
           readOnly: false,
           output: OUTPUTS.proposalBatch,

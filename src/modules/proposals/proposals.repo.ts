@@ -2,8 +2,11 @@ import type { Queryable } from '../../platform/db.js';
 import type { ProposalStatus } from './proposal-status.js';
 import type { MessageRow, ProposalRow } from './proposals.schemas.js';
 
+/** The structured request fields (issue 37); needed_by as YYYY-MM-DD text, never a Date shifted by the time zone. */
+const STRUCTURED = "p.budget_amount, p.budget_currency, to_char(p.needed_by, 'YYYY-MM-DD') AS needed_by, p.location, p.details";
+
 const SELECT = `SELECT p.id, p.agent_id, a.name AS agent_name, p.company_id, c.name AS company_name, p.customer_email,
-  p.customer_name, p.description, p.type, p.status, p.created_at, p.updated_at, p.deleted_at,
+  p.customer_name, p.description, p.type, ${STRUCTURED}, p.status, p.created_at, p.updated_at, p.deleted_at,
   (SELECT count(*)::int FROM proposal_messages m WHERE m.proposal_id = p.id) AS message_count
   FROM proposals p JOIN agents a ON a.id = p.agent_id JOIN companies c ON c.id = p.company_id`;
 
@@ -18,7 +21,7 @@ export interface ProposalFilter {
   offset: number;
 }
 
-export interface LockedProposal {
+export interface LockedProposal extends Pick<ProposalRow, 'budget_amount' | 'budget_currency' | 'needed_by' | 'location' | 'details'> {
   id: string;
   agent_id: string;
   company_id: string;
@@ -26,14 +29,32 @@ export interface LockedProposal {
   deleted_at: Date | string | null;
 }
 
+/** What insert stores besides the ids; null = the request did not carry the field. */
+export interface NewProposal {
+  agentId: string;
+  companyId: string;
+  customerEmail: string;
+  customerName: string;
+  description: string;
+  type: string;
+  status: ProposalStatus;
+  budget: { amount: number; currency: string } | null;
+  neededBy: string | null;
+  location: string | null;
+  details: Record<string, string | number | boolean> | null;
+}
+
 /** Repositories are built on a Queryable: the Db itself or a transaction. */
 export function createProposalsRepo(db: Queryable) {
   return {
-    async insert(p: { agentId: string; companyId: string; customerEmail: string; customerName: string; description: string; type: string; status: ProposalStatus }): Promise<string> {
+    async insert(p: NewProposal): Promise<string> {
       const rows = await db.query<{ id: string }>(
-        `INSERT INTO proposals (agent_id, company_id, customer_email, customer_name, description, type, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [p.agentId, p.companyId, p.customerEmail, p.customerName, p.description, p.type, p.status],
+        `INSERT INTO proposals (agent_id, company_id, customer_email, customer_name, description, type, status, budget_amount, budget_currency, needed_by, location, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date, $11, $12::json) RETURNING id`,
+        [
+          p.agentId, p.companyId, p.customerEmail, p.customerName, p.description, p.type, p.status,
+          p.budget?.amount ?? null, p.budget?.currency ?? null, p.neededBy, p.location, p.details === null ? null : JSON.stringify(p.details),
+        ],
       );
       return rows[0]!.id;
     },
@@ -59,7 +80,7 @@ export function createProposalsRepo(db: Queryable) {
 
     /** Locks the proposal row until the transaction ends: racing writers queue here. */
     async lock(id: string): Promise<LockedProposal | undefined> {
-      return (await db.query<LockedProposal>('SELECT id, agent_id, company_id, status, deleted_at FROM proposals WHERE id = $1 FOR UPDATE', [id]))[0];
+      return (await db.query<LockedProposal>(`SELECT p.id, p.agent_id, p.company_id, p.status, p.deleted_at, ${STRUCTURED} FROM proposals p WHERE p.id = $1 FOR UPDATE`, [id]))[0];
     },
 
     async setStatus(id: string, status: ProposalStatus): Promise<void> {

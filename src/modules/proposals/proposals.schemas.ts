@@ -1,6 +1,7 @@
 import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 import type { ProposalStatus } from './proposal-status.js';
+import { DETAIL_KEY_PATTERN, MAX_BUDGET, MAX_DETAIL_KEY, MAX_DETAIL_NUMBER, MAX_DETAIL_TEXT, MAX_DETAILS, MAX_LOCATION, NEEDED_BY_YEARS } from './proposals.fields.js';
 
 export const StatusSchema = Type.Union(
   [Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('responded')],
@@ -34,6 +35,14 @@ const proposalFields = {
   customer_name: Type.String(),
   description: Type.String(),
   type: TypeSchema,
+  budget: Type.Union([Type.Object({ amount: Type.Number(), currency: Type.String({ description: 'ISO 4217, upper case' }) }), Type.Null()], {
+    description: 'The budget the request named, or null',
+  }),
+  needed_by: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The date the work is needed by (YYYY-MM-DD), or null' }),
+  location: Type.Union([Type.String(), Type.Null()], { description: 'Where the work is to be done, or null' }),
+  details: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])), Type.Null()], {
+    description: 'Category-specific details (snake_case keys), or null',
+  }),
   status: StatusSchema,
   message_count: Type.Integer({ description: 'Messages in the conversation thread, the original request included' }),
   is_deleted: Type.Boolean({ description: 'Soft-deleted by the company (hidden from its listings)' }),
@@ -96,11 +105,61 @@ export interface BatchResult {
   refused: number;
 }
 
+const DETAIL_VALUE = `Plain text on one line (1 to ${MAX_DETAIL_TEXT} characters), a number (-${MAX_DETAIL_NUMBER} to ${MAX_DETAIL_NUMBER}) or a boolean; never an object, a list or null`;
+
+/** The JSON Schema of `details`, around the schema of one value. */
+function detailsSchema(value: Record<string, unknown>) {
+  return {
+    type: 'object',
+    maxProperties: MAX_DETAILS,
+    propertyNames: { type: 'string', maxLength: MAX_DETAIL_KEY, pattern: DETAIL_KEY_PATTERN },
+    additionalProperties: value,
+    description:
+      `Category-specific facts the company needs to quote: at most ${MAX_DETAILS} snake_case keys (at most ${MAX_DETAIL_KEY} characters) to plain text, a number or a boolean. ` +
+      'Examples by category: Construction & Home Services {"property_type": "house", "area_m2": 120, "floors": 2, "occupied": true}; ' +
+      'Legal {"matter_type": "tenancy dispute", "jurisdiction": "DE", "opposing_party": "landlord"}; ' +
+      'Logistics & Transportation {"from_city": "Berlin", "to_city": "Munich", "volume_m3": 30, "packing_needed": true}; ' +
+      'Healthcare {"patient_age": 42, "insurance": "public"}; Technology {"platform": "web", "users": 500, "integrations": "Stripe, HubSpot"}; ' +
+      'Hospitality & Travel {"guests": 4, "nights": 3}; Finance {"entity_type": "GmbH", "employees": 12}; Automotive {"vehicle": "VW Golf 2018", "mileage_km": 85000}.',
+  };
+}
+
+/**
+ * `details` for the MCP tools' arguments, with the value types spelled out: zod does not coerce types, so there the
+ * union is safe, and a model reads the types from the tool's inputSchema.
+ */
+export const ToolDetailsSchema = detailsSchema({ type: ['string', 'number', 'boolean'], maxLength: MAX_DETAIL_TEXT, minimum: -MAX_DETAIL_NUMBER, maximum: MAX_DETAIL_NUMBER, description: DETAIL_VALUE });
+
+/**
+ * The structured fields of a request (issue 37). What JSON Schema cannot say is checked by the service
+ * (proposals.fields.ts). A detail value has no `type` here on purpose: the app's validator coerces types, and a union
+ * of string, number and boolean would turn 5 into "5"; the service checks the value's type instead.
+ */
+const structuredFields = {
+  budget: Type.Optional(
+    Type.Object(
+      {
+        amount: Type.Number({ exclusiveMinimum: 0, maximum: MAX_BUDGET, description: `Greater than 0, at most 2 decimal places, at most ${MAX_BUDGET}` }),
+        currency: Type.String({ minLength: 3, maxLength: 3, pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code of a currency in use (EUR, USD, GBP, …); stored upper-cased' }),
+      },
+      { additionalProperties: false, description: 'What the customer means to spend: {"amount": 2500, "currency": "EUR"}' },
+    ),
+  ),
+  needed_by: Type.Optional(
+    Type.String({ format: 'date', description: `When the work is needed by: a calendar date YYYY-MM-DD, today (UTC) or later, at most ${NEEDED_BY_YEARS} years ahead` }),
+  ),
+  location: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_LOCATION, description: 'Where the work is to be done (address, district or city): plain text on one line, no control characters' }),
+  ),
+  details: Type.Optional(Type.Unsafe<Record<string, unknown>>(detailsSchema({ description: DETAIL_VALUE }))),
+};
+
 const common = {
   customer_email: Type.String({ format: 'email', minLength: 3, maxLength: 254 }),
   customer_name: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.String({ minLength: 1, maxLength: 10_000 }),
   type: Type.Optional(TypeSchema),
+  ...structuredFields,
 };
 
 export const CreateProposalBody = Type.Object(
@@ -162,6 +221,13 @@ export interface ProposalRow {
   customer_name: string;
   description: string;
   type: 'standard' | 'custom';
+  /** numeric(15,2): a string from node-postgres */
+  budget_amount: string | number | null;
+  budget_currency: string | null;
+  /** YYYY-MM-DD (read with to_char) */
+  needed_by: string | null;
+  location: string | null;
+  details: Record<string, string | number | boolean> | null;
   status: ProposalStatus;
   message_count: number;
   created_at: Date | string;

@@ -7,7 +7,8 @@ import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { emailConfirmed, type AgentsService } from '../agents/agents.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { INITIAL_STATUS, nextStatus, type ProposalEvent, type ProposalStatus, type ResponseAction } from './proposal-status.js';
-import { createProposalsRepo, type ProposalsRepo } from './proposals.repo.js';
+import { checkNeededByWindow, cleanStructured, structuredLines, type StructuredFields, type StructuredInput } from './proposals.fields.js';
+import { createProposalsRepo, type LockedProposal, type ProposalsRepo } from './proposals.repo.js';
 import type { BatchResult, MessageRow, Proposal, ProposalDetail, ProposalMessage, ProposalRow } from './proposals.schemas.js';
 import { isoTime as iso } from '../../lib/time.js';
 import { stableJson } from '../../lib/stable-json.js';
@@ -32,7 +33,7 @@ export interface ProposalsServiceDeps {
   events?: WebhookEmitter | undefined;
 }
 
-interface ProposalInput {
+interface ProposalInput extends StructuredInput {
   customer_email: string;
   customer_name: string;
   description: string;
@@ -49,6 +50,16 @@ export interface CreateResult<T> {
 /** How long an Idempotency-Key is remembered. */
 const IDEMPOTENCY_HOURS = 24;
 
+/** The structured request fields of a stored proposal (null when the request did not carry one). */
+function structuredOf(row: Pick<LockedProposal, 'budget_amount' | 'budget_currency' | 'needed_by' | 'location' | 'details'>): StructuredFields {
+  return {
+    budget: row.budget_amount === null || row.budget_currency === null ? null : { amount: Number(row.budget_amount), currency: row.budget_currency },
+    needed_by: row.needed_by,
+    location: row.location,
+    details: row.details,
+  };
+}
+
 export function toProposal(row: ProposalRow): Proposal {
   return {
     id: row.id,
@@ -60,6 +71,7 @@ export function toProposal(row: ProposalRow): Proposal {
     customer_name: row.customer_name,
     description: row.description,
     type: row.type,
+    ...structuredOf(row),
     status: row.status,
     message_count: row.message_count,
     is_deleted: row.deleted_at !== null,
@@ -81,7 +93,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     if (!customerName) throw invalid(['body', 'customer_name'], 'customer_name must contain visible text', input.customer_name, 'string_too_short');
     const description = toPlainText(input.description).slice(0, 10_000);
     if (!description) throw invalid(['body', 'description'], 'description must contain visible text', input.description, 'string_too_short');
-    return { customerEmail: input.customer_email.trim().toLowerCase(), customerName, description, type: input.type ?? 'custom' };
+    return { customerEmail: input.customer_email.trim().toLowerCase(), customerName, description, type: input.type ?? 'custom', structured: cleanStructured(input) };
   }
 
   async function withThreads(rows: ProposalRow[]): Promise<ProposalDetail[]> {
@@ -128,12 +140,14 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
 
   interface MailFacts { company_name: string; agent_name: string; customer_name: string; customer_email: string }
 
-  function companyMessage(p: MailFacts, what: 'new' | 'reply', lastText: string): { subject: string; text: string } {
+  function companyMessage(p: MailFacts, what: 'new' | 'reply', lastText: string, structured?: StructuredFields): { subject: string; text: string } {
     const subject = what === 'new' ? `New proposal for ${p.company_name} from ${p.customer_name}` : `New reply on the proposal from ${p.customer_name}`;
+    const facts = structured ? structuredLines(structured) : [];
     const text = [
       what === 'new' ? `The agent "${p.agent_name}" sent a proposal to ${p.company_name} on behalf of ${p.customer_name} <${p.customer_email}>.` : `The agent "${p.agent_name}" replied; the proposal is pending again.`,
       '',
       lastText,
+      ...(facts.length ? ['', ...facts] : []),
       '',
       `Answer it in your dashboard: ${deps.baseUrl}/app/proposals`,
       '',
@@ -168,7 +182,8 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
    * Idempotency-Key on the creates. The stored response is looked up first (a retry returns it
    * without re-checking companies); otherwise the key is claimed in the same transaction as
    * the writes, so a concurrent retry waits and then replays, and a failed attempt leaves no
-   * key behind. The same key with a different body is a 422.
+   * key behind. The same key with a different body is a 422; the body is the whole request, the structured fields
+   * (budget, needed_by, location, details) included.
    */
   function requestHash(operation: string, body: unknown): string {
     return createHash('sha256').update(`${operation}\n${stableJson(body)}`).digest('hex');
@@ -204,7 +219,11 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
   }
 
   async function insertOne(tx: ProposalsRepo, agentId: string, companyId: string, p: ReturnType<typeof clean>): Promise<string> {
-    const id = await tx.insert({ agentId, companyId, ...p, status: INITIAL_STATUS });
+    const { structured, ...fields } = p;
+    const id = await tx.insert({
+      agentId, companyId, ...fields, status: INITIAL_STATUS,
+      budget: structured.budget, neededBy: structured.needed_by, location: structured.location, details: structured.details,
+    });
     await tx.addMessage({ proposalId: id, authorRole: 'agent', kind: 'request', text: p.description });
     return id;
   }
@@ -224,7 +243,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     proposalId: string,
     event: ProposalEvent,
     text: string,
-    check: (locked: { agent_id: string; deleted_at: unknown }) => void,
+    check: (locked: LockedProposal) => void,
     mail?: TransitionMail,
   ): Promise<ProposalStatus> {
     return db.transaction((tx) => transitionIn(tx, proposalId, event, text, check, mail));
@@ -236,7 +255,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     proposalId: string,
     event: ProposalEvent,
     text: string,
-    check: (locked: { agent_id: string; deleted_at: unknown }) => void,
+    check: (locked: LockedProposal) => void,
     mail?: TransitionMail,
   ): Promise<ProposalStatus> {
     const txRepo = createProposalsRepo(tx);
@@ -253,12 +272,18 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     await txRepo.setStatus(proposalId, next.status);
     // The company answered: the agent hears it (its own replies are no news to it).
     if (event.by === 'company' && deps.events) {
-      const data = { proposal_id: proposalId, company_id: locked.company_id };
+      const data = eventData(locked);
       await deps.events.emit(tx, { type: `proposal.${next.status as 'approved' | 'rejected' | 'responded'}`, agentId: locked.agent_id, data: { ...data, status: next.status } });
       if (text) await deps.events.emit(tx, { type: 'proposal.message', agentId: locked.agent_id, data: { ...data, message_id: messageId } });
     }
     if (mail) await queueMail(tx, mail.to, mail.compose(next.status), mail.ids);
     return next.status;
+  }
+
+  /** What every proposal.* event carries: the ids and the request's structured fields (null when absent). */
+  function eventData(locked: LockedProposal) {
+    const { budget, needed_by, location, details } = structuredOf(locked);
+    return { proposal_id: locked.id, company_id: locked.company_id, budget, needed_by, location, details };
   }
 
   /** Queues what the last change recorded; a failure loses nothing (the webhooks sweep queues it within a minute). */
@@ -274,6 +299,8 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       const hash = requestHash('proposals.create', input);
       const seen = await storedResult<ProposalDetail>(agentId, idempotencyKey, hash);
       if (seen) return seen;
+      // After the replay lookup: a retry the next day replays, though its needed_by may be yesterday by then.
+      checkNeededByWindow(p.structured.needed_by);
       // Company checks run before the transaction: on PGlite a query outside an open
       // transaction waits for it to end.
       const company = await companies.getById(input.company_id);
@@ -285,7 +312,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       const out = await writeOnce<ProposalDetail>(agentId, idempotencyKey, hash, async (tx, raw) => {
         const id = await insertOne(tx, agentId, company.id, p);
         const row = (await tx.findById(id))!;
-        await queueMail(raw, owners, companyMessage(row, 'new', p.description), mailIds);
+        await queueMail(raw, owners, companyMessage(row, 'new', p.description, p.structured), mailIds);
         return { statusCode: 201, body: { ...toProposal(row), messages: (await tx.messagesOf([id])).map(toMessage) } };
       });
       await dispatchMail(mailIds);
@@ -297,6 +324,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
       const hash = requestHash('proposals.batch', input);
       const seen = await storedResult<BatchResult>(agentId, idempotencyKey, hash);
       if (seen) return seen;
+      checkNeededByWindow(p.structured.needed_by);
       const ids = [...new Set(input.company_ids.map((id) => id.toLowerCase()))];
       const found = new Map((await companies.findManyByIds(ids)).map((c) => [c.id, c]));
       const owners = new Map<string, string[]>();
@@ -314,7 +342,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
           } else {
             const id = await insertOne(tx, agentId, companyId, p);
             const row = (await tx.findById(id))!;
-            await queueMail(raw, owners.get(companyId) ?? [], companyMessage(row, 'new', p.description), mailIds);
+            await queueMail(raw, owners.get(companyId) ?? [], companyMessage(row, 'new', p.description, p.structured), mailIds);
             created++;
             results.push({ company_id: companyId, outcome: 'created', proposal: toProposal(row) });
           }
@@ -398,7 +426,7 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
         if (!locked) throw notFound('Proposal');
         await txRepo.setDeleted(proposalId, deleted);
         if (deps.events && Boolean(locked.deleted_at) !== deleted) {
-          await deps.events.emit(tx, { type: deleted ? 'proposal.deleted' : 'proposal.restored', agentId: locked.agent_id, data: { proposal_id: proposalId, company_id: locked.company_id } });
+          await deps.events.emit(tx, { type: deleted ? 'proposal.deleted' : 'proposal.restored', agentId: locked.agent_id, data: eventData(locked) });
         }
       });
       await dispatchEvents();

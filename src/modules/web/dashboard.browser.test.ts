@@ -95,6 +95,8 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
   let otherCompanyId = '';
   const OWNER = 'owner@dash-bakery.example';
 
+  // Jane's proposal is needed by this day (YYYY-MM-DD), 30 days ahead.
+  const neededBy = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   before(async () => {
     if (!available || !built) return;
     fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -110,8 +112,11 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     assert.equal((await signInOwner(t, OWNER, 'https://dash-bakery.example')).companyId, companyId);
     await signInOwner(t, 'owner@someone-else.example', 'https://someone-else.example');
     const agent = await registerAgent(t.app, 'Procurement Bot', 'bot@agents.example.com');
-    for (const [name, text] of [['Jane Customer', 'We need 200 croissants every Friday.'], ['Max Buyer', 'Can you cater a wedding for 80 guests?']]) {
-      const r = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: { 'x-api-key': agent.key }, payload: { company_id: companyId, customer_email: 'c@example.com', customer_name: name, description: text } });
+    // Jane's request carries the structured fields (issue 37), shown beside the description.
+    const janeFacts = { budget: { amount: 2500, currency: 'EUR' }, needed_by: neededBy, location: 'Berlin-Mitte', details: { pieces_per_week: 200, gluten_free: true } };
+    for (const [name, text] of [['Jane Customer', 'We need 200 croissants every Friday.'], ['Max Buyer', 'Can you cater a wedding for 80 guests?']] as const) {
+      const facts = name === 'Jane Customer' ? janeFacts : {};
+      const r = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: { 'x-api-key': agent.key }, payload: { company_id: companyId, customer_email: 'c@example.com', customer_name: name, description: text, ...facts } });
       assert.equal(r.statusCode, 201, r.body);
     }
     await t.app.listen({ port, host: '127.0.0.1' });
@@ -189,6 +194,13 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: /Jane Customer/ }).click();
     await page.waitForURL(/id=/);
     await page.getByText('We need 200 croissants every Friday.').first().waitFor();
+    const facts = page.getByRole('definition');
+    assert.deepEqual(await page.getByRole('term').allTextContents(), ['Budget', 'Needed by', 'Location', 'Pieces per week', 'Gluten free']);
+    const shown = await facts.allTextContents();
+    // The date in the browser's locale: not the raw YYYY-MM-DD.
+    assert.match(shown[1]!, new RegExp(neededBy.slice(0, 4)));
+    assert.notEqual(shown[1], neededBy);
+    assert.deepEqual([shown[0], ...shown.slice(2)], ['€2,500', 'Berlin-Mitte', '200', 'Yes']);
     await axe(page, 'proposals');
     await page.getByLabel('Your message').fill('Yes, we can deliver on Fridays at 7am.');
     await page.getByRole('button', { name: 'Send reply' }).click();

@@ -4,6 +4,9 @@ import type { Jobs } from '../../platform/jobs.js';
 import { createWebhooksRepo } from './webhooks.repo.js';
 import type { WebhookEventType } from './webhooks.schemas.js';
 
+/** A JSON value of an event's data (proposal events carry the request's budget and details as objects). */
+export type EventValue = string | number | boolean | null | { [key: string]: EventValue };
+
 /**
  * The one thing other modules know of webhooks: record an event inside the transaction of the change
  * (so the change and its event commit together or not at all), then `dispatch` after the commit, which
@@ -14,7 +17,7 @@ export interface WebhookEventInput {
   type: WebhookEventType;
   agentId: string;
   /** Ids and small facts; `url` (where to GET the full object) is added from the type. */
-  data: Record<string, string | number | boolean | null>;
+  data: Record<string, EventValue>;
 }
 
 export interface WebhookEmitter {

@@ -21,7 +21,8 @@ export const MAX_ENDPOINTS_PER_AGENT = 10;
 export const EVENT_CATALOGUE =
   'Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), ' +
   'proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), ' +
-  'proposal.deleted and proposal.restored (the company soft-deleted or restored it), agent.deactivated and agent.reactivated (data: agent_id), ' +
+  'proposal.deleted and proposal.restored (the company soft-deleted or restored it); every proposal event\'s data also carries the request\'s budget, needed_by, location and details (null when the request had none), ' +
+  'agent.deactivated and agent.reactivated (data: agent_id), ' +
   'company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key.';
 
 const EventTypeSchema = Type.Union(WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'An event type' });

@@ -158,6 +158,8 @@ describe('webhooks: signed outbound events for agents', () => {
     assert.equal(receiver.at('/a').find((r) => r.body.includes('"proposal.responded"'))!.headers['webhook-id'], responded.id);
     assert.deepEqual(responded.data, {
       proposal_id: proposalId, company_id: companyId, status: 'responded', url: `${testConfig().baseUrl}${BASE}/proposals/${proposalId}`,
+      // The request's structured fields (issue 37): this proposal carried none.
+      budget: null, needed_by: null, location: null, details: null,
     });
     // The url fetches the full object with the agent's key.
     const full = await app.inject({ method: 'GET', url: new URL(String(responded.data.url)).pathname, headers: asAgent(agentA.key) });

@@ -1750,7 +1750,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (events are POSTed to it, signed)
-         * @description Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). Send an Idempotency-Key header to retry safely: the same key and body return the endpoint that key registered, with its current secret (header Idempotent-Replayed: true), for 24 hours; the same key with another body is 422. Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), proposal.deleted and proposal.restored (the company soft-deleted or restored it), agent.deactivated and agent.reactivated (data: agent_id), company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key. Each delivery is a POST of the JSON event {"id":"msg_…","type","version":1,"timestamp","data":{…ids, "url"}} with the Standard Webhooks headers webhook-id (the event id: the same on every retry and redelivery, de-duplicate on it), webhook-timestamp (Unix seconds of this attempt) and webhook-signature ("v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>" keyed with the base64-decoded part of the whsec_ secret; during a secret rotation two signatures separated by a space). Verify over the raw body with any Standard Webhooks library (JavaScript: new Webhook(secret).verify(rawBody, headers)) and reject timestamps more than 5 minutes old (replays). Answer 2xx quickly to acknowledge; 410 disables the endpoint; anything else (or no answer in 10 s, or a redirect) is retried: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt. An endpoint whose deliveries keep failing (every attempt for 24 hours, or 3 deliveries in a row that exhausted their retries) is disabled and the owner email is told.
+         * @description Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). Send an Idempotency-Key header to retry safely: the same key and body return the endpoint that key registered, with its current secret (header Idempotent-Replayed: true), for 24 hours; the same key with another body is 422. Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), proposal.deleted and proposal.restored (the company soft-deleted or restored it); every proposal event's data also carries the request's budget, needed_by, location and details (null when the request had none), agent.deactivated and agent.reactivated (data: agent_id), company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key. Each delivery is a POST of the JSON event {"id":"msg_…","type","version":1,"timestamp","data":{…ids, "url"}} with the Standard Webhooks headers webhook-id (the event id: the same on every retry and redelivery, de-duplicate on it), webhook-timestamp (Unix seconds of this attempt) and webhook-signature ("v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>" keyed with the base64-decoded part of the whsec_ secret; during a secret rotation two signatures separated by a space). Verify over the raw body with any Standard Webhooks library (JavaScript: new Webhook(secret).verify(rawBody, headers)) and reject timestamps more than 5 minutes old (replays). Answer 2xx quickly to acknowledge; 410 disables the endpoint; anything else (or no answer in 10 s, or a redirect) is retried: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt. An endpoint whose deliveries keep failing (every attempt for 24 hours, or 3 deliveries in a row that exhausted their retries) is disabled and the owner email is told.
          */
         post: operations["webhooks.create"];
         delete?: never;
@@ -2482,6 +2482,19 @@ export interface components {
             logo_url: string | null;
             name: string;
             profile_url: string;
+            /** @description How a proposal reaches this company, from its real proposal history (on lookups by id or website) */
+            reachability?: {
+                /** @description Someone owns the listing and reads proposals in the dashboard */
+                claimed: boolean;
+                /** @description dashboard: a proposal reaches an owner who reads the inbox; none: nobody will read it (the listing is unclaimed, or the company is not verified) */
+                delivery: "dashboard" | "none";
+                /** @description Proposals the figures are measured on */
+                measured_on: number;
+                /** @description Median hours to the first answer; null when none was answered */
+                median_response_hours: number | null;
+                /** @description Share of the last 365 days of proposals that the company answered (unanswered ones younger than 3 days not counted yet); null without any */
+                response_rate: number | null;
+            };
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
             /** @description Services offered */
@@ -3014,6 +3027,12 @@ export interface components {
             /** Format: uuid */
             agent_id: string;
             agent_name: string;
+            /** @description The budget the request named, or null */
+            budget: {
+                amount: number;
+                /** @description ISO 4217, upper case */
+                currency: string;
+            } | null;
             /** Format: uuid */
             company_id: string;
             company_name: string;
@@ -3022,12 +3041,20 @@ export interface components {
             customer_email: string;
             customer_name: string;
             description: string;
+            /** @description Category-specific details (snake_case keys), or null */
+            details: {
+                [key: string]: string | number | boolean;
+            } | null;
             /** Format: uuid */
             id: string;
             /** @description Soft-deleted by the company (hidden from its listings) */
             is_deleted: boolean;
+            /** @description Where the work is to be done, or null */
+            location: string | null;
             /** @description Messages in the conversation thread, the original request included */
             message_count: number;
+            /** @description The date the work is needed by (YYYY-MM-DD), or null */
+            needed_by: string | null;
             /** @description pending, approved, rejected or responded */
             status: "pending" | "approved" | "rejected" | "responded";
             /** @description standard or custom; default custom */
@@ -3051,6 +3078,12 @@ export interface components {
             /** Format: uuid */
             agent_id: string;
             agent_name: string;
+            /** @description The budget the request named, or null */
+            budget: {
+                amount: number;
+                /** @description ISO 4217, upper case */
+                currency: string;
+            } | null;
             /** Format: uuid */
             company_id: string;
             company_name: string;
@@ -3059,13 +3092,21 @@ export interface components {
             customer_email: string;
             customer_name: string;
             description: string;
+            /** @description Category-specific details (snake_case keys), or null */
+            details: {
+                [key: string]: string | number | boolean;
+            } | null;
             /** Format: uuid */
             id: string;
             /** @description Soft-deleted by the company (hidden from its listings) */
             is_deleted: boolean;
+            /** @description Where the work is to be done, or null */
+            location: string | null;
             /** @description Messages in the conversation thread, the original request included */
             message_count: number;
             messages: components["schemas"]["ProposalMessage"][];
+            /** @description The date the work is needed by (YYYY-MM-DD), or null */
+            needed_by: string | null;
             /** @description pending, approved, rejected or responded */
             status: "pending" | "approved" | "rejected" | "responded";
             /** @description standard or custom; default custom */
@@ -3290,6 +3331,8 @@ export interface components {
                 /** @description Results on this page located within the radius, or serving it remotely or nationwide */
                 matches_in_place: number;
                 name: string;
+                /** @description city: within radius_km of it; country: a country named in q ("in Germany", "anywhere in Scotland"), whose companies rank first (no distance; latitude/longitude are its largest city) */
+                scope: "city" | "country";
                 /** @description near: the near parameter; q: a place named in the query, which ranks companies there (and remote ones) first instead of filtering */
                 source: "near" | "q";
             } | null;
@@ -3302,7 +3345,7 @@ export interface components {
             note: string;
             period_end: string | null;
             period_start: string | null;
-            /** @description Plan name, e.g. free, starter, pro, business */
+            /** @description Plan name: free or pro (older records may carry another name, which counts as its entitlement says) */
             plan: string;
             /** @description admin (set by hand) or the payment provider */
             source: string;
@@ -8129,8 +8172,8 @@ export interface operations {
                     /** @description Shortcut: period_end = period_start (default now) + months */
                     period_months?: number;
                     period_start?: string | null;
-                    /** @description Plan name, e.g. free, starter, pro, business */
-                    plan: string;
+                    /** @description One of the plans owners can buy (payments.plans.ts): free or pro */
+                    plan: "free" | "pro";
                     /** @default active */
                     status?: "active" | "trialing" | "past_due" | "canceled";
                 };
@@ -9333,12 +9376,30 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the customer means to spend: {"amount": 2500, "currency": "EUR"} */
+                    budget?: {
+                        /** @description Greater than 0, at most 2 decimal places, at most 1000000000000 */
+                        amount: number;
+                        /** @description ISO 4217 code of a currency in use (EUR, USD, GBP, …); stored upper-cased */
+                        currency: string;
+                    };
                     /** Format: uuid */
                     company_id: string;
                     /** Format: email */
                     customer_email: string;
                     customer_name: string;
                     description: string;
+                    /** @description Category-specific facts the company needs to quote: at most 20 snake_case keys (at most 40 characters) to plain text, a number or a boolean. Examples by category: Construction & Home Services {"property_type": "house", "area_m2": 120, "floors": 2, "occupied": true}; Legal {"matter_type": "tenancy dispute", "jurisdiction": "DE", "opposing_party": "landlord"}; Logistics & Transportation {"from_city": "Berlin", "to_city": "Munich", "volume_m3": 30, "packing_needed": true}; Healthcare {"patient_age": 42, "insurance": "public"}; Technology {"platform": "web", "users": 500, "integrations": "Stripe, HubSpot"}; Hospitality & Travel {"guests": 4, "nights": 3}; Finance {"entity_type": "GmbH", "employees": 12}; Automotive {"vehicle": "VW Golf 2018", "mileage_km": 85000}. */
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Where the work is to be done (address, district or city): plain text on one line, no control characters */
+                    location?: string;
+                    /**
+                     * Format: date
+                     * @description When the work is needed by: a calendar date YYYY-MM-DD, today (UTC) or later, at most 5 years ahead
+                     */
+                    needed_by?: string;
                     /** @description standard or custom; default custom */
                     type?: "standard" | "custom";
                 };
@@ -9566,12 +9627,30 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What the customer means to spend: {"amount": 2500, "currency": "EUR"} */
+                    budget?: {
+                        /** @description Greater than 0, at most 2 decimal places, at most 1000000000000 */
+                        amount: number;
+                        /** @description ISO 4217 code of a currency in use (EUR, USD, GBP, …); stored upper-cased */
+                        currency: string;
+                    };
                     /** @description Up to 10; duplicates collapse */
                     company_ids: string[];
                     /** Format: email */
                     customer_email: string;
                     customer_name: string;
                     description: string;
+                    /** @description Category-specific facts the company needs to quote: at most 20 snake_case keys (at most 40 characters) to plain text, a number or a boolean. Examples by category: Construction & Home Services {"property_type": "house", "area_m2": 120, "floors": 2, "occupied": true}; Legal {"matter_type": "tenancy dispute", "jurisdiction": "DE", "opposing_party": "landlord"}; Logistics & Transportation {"from_city": "Berlin", "to_city": "Munich", "volume_m3": 30, "packing_needed": true}; Healthcare {"patient_age": 42, "insurance": "public"}; Technology {"platform": "web", "users": 500, "integrations": "Stripe, HubSpot"}; Hospitality & Travel {"guests": 4, "nights": 3}; Finance {"entity_type": "GmbH", "employees": 12}; Automotive {"vehicle": "VW Golf 2018", "mileage_km": 85000}. */
+                    details?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Where the work is to be done (address, district or city): plain text on one line, no control characters */
+                    location?: string;
+                    /**
+                     * Format: date
+                     * @description When the work is needed by: a calendar date YYYY-MM-DD, today (UTC) or later, at most 5 years ahead
+                     */
+                    needed_by?: string;
                     /** @description standard or custom; default custom */
                     type?: "standard" | "custom";
                 };

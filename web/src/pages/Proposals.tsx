@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ConfirmButton, Empty, ErrorBox, Loading, fmtDate, useToast, useTitle } from '../ui';
@@ -18,6 +18,47 @@ function responseStats(list: Proposal[]) {
   hours.sort((a, b) => a - b);
   const median = hours.length ? hours[Math.floor(hours.length / 2)]! : undefined;
   return { median, rate: list.length ? Math.round((hours.length / list.length) * 100) : undefined };
+}
+
+/** "€2,500" in the reader's locale; cents only when the budget has them. */
+function fmtBudget(b: NonNullable<Proposal['budget']>): string {
+  const digits = Number.isInteger(b.amount) ? 0 : 2;
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: b.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(b.amount);
+  } catch {
+    return `${b.currency} ${b.amount}`;
+  }
+}
+
+/** A calendar day (YYYY-MM-DD) in the reader's locale: read in UTC, so it is the same day in every time zone. */
+const fmtDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'long', timeZone: 'UTC' });
+
+/** area_m2 → "Area m2". */
+const detailLabel = (key: string) => {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+const detailValue = (v: string | number | boolean) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : typeof v === 'number' ? v.toLocaleString() : v);
+
+/** The request's structured fields (budget, date, place, category details), when the agent sent any. */
+function RequestFacts({ p }: { p: Proposal }) {
+  const rows: [string, string][] = [];
+  if (p.budget) rows.push(['Budget', fmtBudget(p.budget)]);
+  if (p.needed_by) rows.push(['Needed by', fmtDay(p.needed_by)]);
+  if (p.location) rows.push(['Location', p.location]);
+  for (const [key, value] of Object.entries(p.details ?? {})) rows.push([detailLabel(key), detailValue(value)]);
+  if (rows.length === 0) return null;
+  return (
+    <dl aria-label="Request details" style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '.25rem 1rem', margin: '.75rem 0' }}>
+      {rows.map(([label, value], i) => (
+        <Fragment key={i}>
+          <dt style={{ fontWeight: 600 }}>{label}</dt>
+          <dd style={{ margin: 0 }}>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
 }
 
 function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
@@ -46,6 +87,7 @@ function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
       <h2 id="thread-h">{p.customer_name} via {p.agent_name}</h2>
       <p className="hint">{p.company_name} · {p.type} · <span className={`tag ${p.status}`}>{p.status}</span> · {fmtDate(p.created_at)} · {p.customer_email}</p>
       <div className="msg">{p.description}</div>
+      <RequestFacts p={p} />
       <h3>Thread</h3>
       <div className="thread" aria-label="Messages">
         {p.messages.length === 0 ? <Empty>No messages yet.</Empty> : p.messages.map((m) => (
