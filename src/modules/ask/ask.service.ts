@@ -4,7 +4,8 @@ import { invalid } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
 import type { CompanySummary, CompanyRow } from '../companies/companies.schemas.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { DEFAULT_RADIUS_KM, type SearchResult, type SearchService } from '../search/search.service.js';
+import type { SearchResult, SearchService } from '../search/search.service.js';
+import { groupByVerdict, servesPlace } from '../search/verdict-groups.js';
 import { AskModelOutputSchema, AskQuerySchema, type AskResponse } from './ask.schemas.js';
 import type { InsightsService } from './insights.service.js';
 
@@ -65,25 +66,6 @@ function describe(c: CompanySummary, row: CompanyRow | undefined, n: number): st
   return `${n}. ${c.name} (${facts}). ${verified}${offers}${about ? ` ${about}` : ''} Profile id: ${c.id}.`;
 }
 
-/** Whether a company is in a named place (within the default radius) or serves it remotely or nationwide. */
-function servesPlace(c: CompanySummary, place: NonNullable<SearchResult['place']>): boolean {
-  if (place.scope === 'country') return (c.location as { country_code?: string }).country_code === place.country_code || c.service_type === 'remote' || c.service_type === 'hybrid';
-  return (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) || c.service_type === 'remote' || c.service_type === 'hybrid' ||
-    (c.service_type === 'nationwide' && (c.location as { country_code?: string }).country_code === place.country_code);
-}
-
-/** The search results by verdict: strong matches in (or serving) the named place, strong ones elsewhere, partial ones. */
-interface Verdicts { inPlace: CompanySummary[]; elsewhere: CompanySummary[]; partial: CompanySummary[] }
-
-function byVerdict(list: CompanySummary[], place: SearchResult['place'] | undefined): Verdicts {
-  const strong = list.filter((c) => c.relevance === 'strong');
-  return {
-    inPlace: place ? strong.filter((c) => servesPlace(c, place)) : strong,
-    elsewhere: place ? strong.filter((c) => !servesPlace(c, place)).sort((a, b) => (a.distance_km ?? Infinity) - (b.distance_km ?? Infinity)) : [],
-    partial: list.filter((c) => c.relevance === 'partial'),
-  };
-}
-
 export function createAskService({ search, companies, insights, llm, log }: AskServiceDeps) {
   /** The profile the model reads: facts only, description trimmed. */
   function modelProfile(c: CompanySummary, row: CompanyRow | undefined, isContext: boolean) {
@@ -108,7 +90,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
    * named as matches (those in a named place first), partial ones only as "may be related", never as
    * matches; when nothing is strong, or nothing strong is in the named place, it says so plainly.
    */
-  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: Verdicts, rows: Map<string, CompanyRow>, place?: SearchResult['place']): string {
+  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: ReturnType<typeof groupByVerdict<CompanySummary>>, rows: Map<string, CompanyRow>, place?: SearchResult['place']): string {
     const parts: string[] = [];
     let n = 0;
     const line = (c: CompanySummary) => `${describe(c, rows.get(c.id), ++n)}${place && typeof c.distance_km === 'number' && !servesPlace(c, place) ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`;
@@ -181,7 +163,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       const missing = others.map((c) => c.id).filter((id) => !rows.has(id));
       for (const r of await companies.findManyByIds(missing)) rows.set(r.id, r);
       const place = found.result.place?.source === 'q' ? found.result.place : undefined;
-      const verdicts = byVerdict(others, place);
+      const verdicts = groupByVerdict(others, place);
       // What the answer names comes first, in the order it names it.
       const named = [...verdicts.inPlace, ...verdicts.elsewhere];
       const namedIds = new Set(named.map((c) => c.id));

@@ -578,25 +578,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { result: { ...result, companies: [...list] }, bestSimilarity };
   }
 
-  /**
-   * For a place named in the text: how well the best company there (or serving it remotely or
-   * nationwide) matches the rest of the words, as a raw cosine similarity (compare with
-   * WEAK_SIMILARITY). Undefined when the text names no place.
-   */
-  async function bestSimilarityInPlace(text: string): Promise<number | undefined> {
-    const { ctx } = resolvePlaceContext({ q: text });
-    if (!ctx || ctx.source !== 'q') return undefined;
-    const ranked = await rank(ctx.rest ?? text, placeFilter(ctx, true), 'semantic', await corpusStats());
-    return ranked.bestSimilarity;
-  }
-
   return {
     /** The in-process vector index's state (health checks, benchmarks); undefined when it is disabled. */
     vectorIndexStatus() {
       return vectors?.status();
     },
 
-    bestSimilarityInPlace,
     search: async (q: SearchQuery, mode: SearchMode = 'hybrid'): Promise<SearchResult> => (await run(q, mode, true)).result,
     /** The same search with its best raw similarity and without the weak-result hook (ask judges and records its own questions). */
     searchWithSignal: (q: SearchQuery, mode: SearchMode = 'hybrid') => run(q, mode, false),

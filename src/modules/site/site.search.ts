@@ -1,7 +1,8 @@
 import { findPlaceInText } from '../../lib/geo.js';
 import { AppError } from '../../platform/errors.js';
-import { DEFAULT_RADIUS_KM, type SearchResult } from '../search/search.service.js';
-import type { Listed, Location } from './site.service.js';
+import type { SearchResult } from '../search/search.service.js';
+import { groupByVerdict } from '../search/verdict-groups.js';
+import type { Listed } from './site.service.js';
 
 /**
  * What the public search page shows, read from the search's relevance verdicts (search/relevance.ts):
@@ -56,31 +57,20 @@ export function unknownFilterOf(err: unknown): UnknownFilter | undefined {
   return { field, value: typeof issue?.input === 'string' ? issue.input : '', ...(suggestion ? { suggestion } : {}) };
 }
 
-/** Whether a company is located within the default radius of the named place or serves it remotely or nationwide (as search and ask judge it). */
-export function servesPlace(c: Listed, place: NonNullable<SearchResult['place']>): boolean {
-  if (typeof c.distance_km === 'number' && c.distance_km <= DEFAULT_RADIUS_KM) return true;
-  if (c.service_type === 'remote' || c.service_type === 'hybrid') return true;
-  return c.service_type === 'nationwide' && (c.location as Location).country_code === place.country_code;
-}
-
-/** Unknown distances last (a finite stand-in: the sort is stable, so equal ones keep the search's order). */
-const distanceOrLast = (c: Listed) => c.distance_km ?? Number.MAX_VALUE;
-
 /** The verdict groups of a text search's listed results. */
 export function textResults(query: string, listed: Listed[], result: Pick<SearchResult, 'place' | 'total_found'>): TextResults {
-  const strong = listed.filter((c) => c.relevance === 'strong');
-  const partial = listed.filter((c) => c.relevance === 'partial');
   const place = result.place?.source === 'q' ? result.place : undefined;
-  const found = Math.max(result.total_found, strong.length + partial.length);
-  if (!place) return { kind: 'text', query, here: strong, elsewhere: [], partial, found };
+  const { inPlace, elsewhere, partial } = groupByVerdict(listed, place);
+  const found = Math.max(result.total_found, inPlace.length + elsewhere.length + partial.length);
+  if (!place) return { kind: 'text', query, here: inPlace, elsewhere: [], partial, found };
   const named = findPlaceInText(query);
   const need = named && named.place.name === place.name && named.rest !== query ? named.rest : undefined;
   return {
     kind: 'text',
     query,
     place: { name: place.name, ...(need ? { need } : {}) },
-    here: strong.filter((c) => servesPlace(c, place)),
-    elsewhere: strong.filter((c) => !servesPlace(c, place)).sort((a, b) => distanceOrLast(a) - distanceOrLast(b)),
+    here: inPlace,
+    elsewhere,
     partial,
     found,
   };
