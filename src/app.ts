@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
-import { createServices, type CoreServices, type ServiceDeps } from './services.js';
+import { createServices, type ServiceDeps, type Services } from './services.js';
 import { clientErrorHandler, errorBody, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
 import { registerInputBounds, tightenSchemaFormats } from './platform/input-bounds.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
@@ -28,8 +28,8 @@ import { API_VERSION } from './modules/system/system.service.js';
 import { webModule } from './modules/web/index.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 import { widgetModule } from './modules/widget/index.js';
-import { paymentsModule, type PaymentsService } from './modules/payments/index.js';
-import { scansModule, type ScansService } from './modules/scans/index.js';
+import { paymentsModule } from './modules/payments/index.js';
+import { scansModule } from './modules/scans/index.js';
 import { siteModule } from './modules/site/index.js';
 
 export interface AppDeps extends ServiceDeps {
@@ -37,13 +37,7 @@ export interface AppDeps extends ServiceDeps {
   logStream?: { write(line: string): void };
 }
 
-/** Every service of the app: the core ones and those of the newer modules. */
-export interface Services extends CoreServices {
-  payments: PaymentsService;
-  scans: ScansService;
-}
-
-export type { CoreServices };
+export type { Services };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,12 +46,14 @@ declare module 'fastify' {
 }
 
 /**
- * The domain modules whose services createServices builds: each says in its index.ts which schemas
- * it adds, which routes it serves to agents under /api/v1/agent and which other routes it serves.
- * Their order is the order of the OpenAPI document. Payments, scans and the public site build their
- * own service and come first (buildApp below).
+ * The domain modules, whose services createServices builds: each says in its index.ts which services
+ * it needs, which schemas it adds, which routes it serves to agents under /api/v1/agent and which
+ * other routes it serves. Their order is the order of the OpenAPI document.
  */
-const MODULES: readonly HttpModule<CoreServices>[] = [
+const MODULES: readonly HttpModule<Services>[] = [
+  paymentsModule,
+  scansModule,
+  siteModule,
   systemModule,
   authModule,
   agentsModule,
@@ -126,27 +122,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await registerOpenApi(app, config, API_VERSION);
 
   const lifecycle = await createServices(config, app.log, deps);
-  const core = lifecycle.services;
-  registerMetrics(app, { jobs: core.jobs, token: config.metricsToken });
-
-  // The newer modules build their service and register their own routes, in dependency order.
-  const payments = await paymentsModule(app, core);
-  const scans = await scansModule(app, { ...core, payments });
-  await siteModule(app, { ...core, payments, scans });
-  const services: Services = { ...core, payments, scans };
+  const { services } = lifecycle;
+  registerMetrics(app, { jobs: services.jobs, token: config.metricsToken });
   app.decorate('services', services);
 
   await app.register(async (agent) => {
-    await registerAgentRateLimit(agent, { config, isWellFormedKey: core.agents.isWellFormedKey });
-    for (const module of MODULES) await module.agentRoutes?.(agent, core);
+    await registerAgentRateLimit(agent, { config, isWellFormedKey: services.agents.isWellFormedKey });
+    for (const module of MODULES) await module.agentRoutes?.(agent, services);
   }, { prefix: '/api/v1/agent' });
-  for (const module of MODULES) await module.routes?.(app, core);
+  for (const module of MODULES) await module.routes?.(app, services);
 
   app.addHook('onReady', lifecycle.start);
-  // After the job runner started: payment events acknowledged before a stop get their job now.
-  app.addHook('onReady', async () => {
-    await payments.impl.queuePending();
-  });
   app.addHook('onClose', lifecycle.close);
 
   return app;

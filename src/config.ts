@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { bool, ConfigError, int, oneOf, optional, ports, secretOf, str, url, type Env } from './config.parse.js';
 
 /** Who takes payments: Stripe, the offline test provider (never in production) or nobody. */
 export const PAYMENTS_PROVIDERS = ['stripe', 'local', 'off'] as const;
@@ -129,78 +130,7 @@ export interface Config {
   };
 }
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function str(env: Env, name: string, fallback: string): string {
-  const v = env[name];
-  return v === undefined || v === '' ? fallback : v;
-}
-
-function optional(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined || v === '' ? undefined : v;
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-/** A comma-separated list of TCP ports. */
-function ports(env: Env, name: string, fallback: string): number[] {
-  return str(env, name, fallback)
-    .split(',')
-    .map((p) => {
-      const n = Number(p.trim());
-      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new ConfigError(`${name} has a bad port "${p}"`);
-      return n;
-    });
-}
-
-function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
-  const raw = optional(env, name) ?? fallback;
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-  }
-  return raw;
-}
-
-function secretOf(env: Env, name: string, minLength: number): string | undefined {
-  const v = optional(env, name);
-  if (v !== undefined && v.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);
-  return v;
-}
+export { ConfigError } from './config.parse.js';
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', 'development', ['development', 'production', 'test'] as const);
@@ -281,24 +211,28 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'CRAWL_TIMEOUT_MS', 10_000, 100, 120_000),
     },
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', nodeEnv === 'production' ? 5000 : 0, 0, 120_000),
-    webhooks: {
-      secretKey: secretOf(env, 'WEBHOOKS_SECRET_KEY', 32),
-      allowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
-      // The crawler's port rules unless set apart: a delivery log must not probe ports on public hosts.
-      allowedPorts: ports(env, 'WEBHOOKS_ALLOWED_PORTS', env.CRAWL_ALLOWED_PORTS || '80,443'),
-      requireHttps: bool(env, 'WEBHOOKS_REQUIRE_HTTPS', nodeEnv === 'production'),
-      retryScheduleSeconds: str(env, 'WEBHOOKS_RETRY_SCHEDULE', '60,300,1800,7200,21600,43200')
-        .split(',')
-        .map((p) => {
-          const n = Number(p.trim());
-          if (!Number.isInteger(n) || n < 1 || n > 7 * 86_400) throw new ConfigError(`WEBHOOKS_RETRY_SCHEDULE has a bad delay "${p}" (whole seconds, 1 to 604800)`);
-          return n;
-        }),
-      timeoutMs: int(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
-      disableAfterExhausted: int(env, 'WEBHOOKS_DISABLE_AFTER_EXHAUSTED', 3, 1, 1000),
-      disableAfterFailingHours: int(env, 'WEBHOOKS_DISABLE_AFTER_FAILING_HOURS', 24, 1, 720),
-      rotationGraceHours: int(env, 'WEBHOOKS_ROTATION_GRACE_HOURS', 24, 0, 720),
-    },
+    webhooks: webhooksConfig(env, nodeEnv),
+  };
+}
+
+function webhooksConfig(env: Env, nodeEnv: Config['nodeEnv']): Config['webhooks'] {
+  return {
+    secretKey: secretOf(env, 'WEBHOOKS_SECRET_KEY', 32),
+    allowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    // The crawler's port rules unless set apart: a delivery log must not probe ports on public hosts.
+    allowedPorts: ports(env, 'WEBHOOKS_ALLOWED_PORTS', env.CRAWL_ALLOWED_PORTS || '80,443'),
+    requireHttps: bool(env, 'WEBHOOKS_REQUIRE_HTTPS', nodeEnv === 'production'),
+    retryScheduleSeconds: str(env, 'WEBHOOKS_RETRY_SCHEDULE', '60,300,1800,7200,21600,43200')
+      .split(',')
+      .map((p) => {
+        const n = Number(p.trim());
+        if (!Number.isInteger(n) || n < 1 || n > 7 * 86_400) throw new ConfigError(`WEBHOOKS_RETRY_SCHEDULE has a bad delay "${p}" (whole seconds, 1 to 604800)`);
+        return n;
+      }),
+    timeoutMs: int(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+    disableAfterExhausted: int(env, 'WEBHOOKS_DISABLE_AFTER_EXHAUSTED', 3, 1, 1000),
+    disableAfterFailingHours: int(env, 'WEBHOOKS_DISABLE_AFTER_FAILING_HOURS', 24, 1, 720),
+    rotationGraceHours: int(env, 'WEBHOOKS_ROTATION_GRACE_HOURS', 24, 0, 720),
   };
 }
 

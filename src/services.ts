@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { createGuards, type AuthVerifiers, type Guards } from './platform/auth.js';
-import { createChangeFeed } from './platform/change-feed.js';
+import { createCacheGeneration } from './platform/cache-generation.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
 import { createJobs, type Jobs } from './platform/jobs.js';
@@ -16,7 +16,6 @@ import { createAskService, type AskService } from './modules/ask/ask.service.js'
 import { createInsightsRepo } from './modules/ask/insights.repo.js';
 import { createInsightsService, type InsightsService } from './modules/ask/insights.service.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
-import { createCompaniesRepo } from './modules/companies/companies.repo.js';
 import { createCompaniesService, type CompaniesService } from './modules/companies/companies.service.js';
 import { createToolsService, type ToolsService } from './modules/companies/tools.service.js';
 import { createCrawlRepo } from './modules/crawl/crawl.repo.js';
@@ -25,13 +24,16 @@ import { createMcpService, type McpService } from './modules/mcp/mcp.service.js'
 import { createOwnershipService, type OwnershipService } from './modules/ownership/ownership.service.js';
 import { createProposalsService, type ProposalsService } from './modules/proposals/proposals.service.js';
 import { createSearchRepo } from './modules/search/search.repo.js';
-import { createSearchService, defaultTuning, type SearchService } from './modules/search/search.service.js';
-import { createVectorSearch } from './modules/search/vector-sync.js';
+import { createSearchService, type SearchService } from './modules/search/search.service.js';
+import { defaultTuning } from './modules/search/search.tuning.js';
+import { createSearchIndexSync } from './modules/search/search-index.sync.js';
 import { API_VERSION, createSystemService, type SystemService } from './modules/system/system.service.js';
 import { createWidgetRepo } from './modules/widget/widget.repo.js';
 import { createWidgetService, type WidgetService } from './modules/widget/widget.service.js';
 import { displayName } from './lib/display-name.js';
-import { createEntitlements } from './modules/payments/index.js';
+import { createEntitlements, createPayments, createSubscriptionGrants, type PaymentsService } from './modules/payments/index.js';
+import { createEntitlement, createScansRepo, createScansService, type ScansService } from './modules/scans/index.js';
+import { createSiteRepo, createSiteService, type SiteService } from './modules/site/index.js';
 import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { emailConfirmed } from './modules/agents/agents.service.js';
@@ -48,8 +50,8 @@ export interface ServiceDeps {
   crawlResolver?: Resolver;
 }
 
-/** The services every module may build on (the newer modules, payments, scans and site, receive these). */
-export interface CoreServices {
+/** Every service of the app: app.ts hands each module the ones it declares it needs. */
+export interface Services {
   config: Config;
   db: Db;
   embeddings: EmbeddingProvider;
@@ -80,10 +82,14 @@ export interface CoreServices {
   reachability: ReachabilityOf;
   /** Abuse brakes shared by every instance through Redis when REDIS_URL is set (promo checks, checkouts, SVG logos). */
   limits: SharedLimits;
+  payments: PaymentsService;
+  scans: ScansService;
+  /** The public website's pages. */
+  site: SiteService;
 }
 
-export interface CoreLifecycle {
-  services: CoreServices;
+export interface ServicesLifecycle {
+  services: Services;
   /** Starts the job runner (when config.runJobs) and re-queues undelivered mail. */
   start(): Promise<void>;
   /** Flushes buffers, stops jobs and closes what these services opened. */
@@ -94,7 +100,7 @@ export interface CoreLifecycle {
  * Builds every core service in dependency order, each from finished parts: no forward reference,
  * nothing assigned after construction. Used by the HTTP app, the worker and the scripts alike.
  */
-export async function createServices(config: Config, log: FastifyBaseLogger, deps: ServiceDeps = {}): Promise<CoreLifecycle> {
+export async function createServices(config: Config, log: FastifyBaseLogger, deps: ServiceDeps = {}): Promise<ServicesLifecycle> {
   const ownsDb = !deps.db;
   const db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
   if (ownsDb) await migrate(db);
@@ -104,18 +110,18 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const mail = createMailer({ config, db, jobs, log });
   const llm = createLlm(config.llm);
   const limits = createSharedLimits(config.redisUrl, log);
-  const changes = await createChangeFeed(db);
+  const cacheGeneration = await createCacheGeneration(db);
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 
-  const companies = createCompaniesService({ repo: createCompaniesRepo(db), embeddings, baseUrl: config.baseUrl, changes });
+  const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration });
   const ownership = createOwnershipService({ db, companies });
   // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
   const entitlements = createEntitlements(db);
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
   const searchRepo = createSearchRepo(db);
-  const vectors = config.vectorIndex.enabled
-    ? createVectorSearch(searchRepo, {
+  const searchIndex = config.vectorIndex.enabled
+    ? createSearchIndexSync(searchRepo, {
         dimensions: config.embeddings.dimensions,
         exactBelow: config.vectorIndex.exactBelow,
         nativeKernels: config.vectorIndex.nativeKernels,
@@ -124,7 +130,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
         log,
       })
     : undefined;
-  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ...(vectors ? { vectors } : {}) });
+  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ...(searchIndex ? { index: searchIndex } : {}) });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
   const crawl = createCrawlService({
     repo: createCrawlRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
@@ -163,7 +169,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     pages: (companyId) => crawl.pagesOf(companyId),
   });
   const tools = createToolsService({
-    db, companies, embeddings, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    subscriptions: createSubscriptionGrants(db),
     // An SVG costs up to seconds of a core to draw: a few per caller per ten minutes.
     svgLogoLimiter: limits.limiter('logo.svg', { limit: 6, windowMs: 10 * 60_000 }),
     events: {
@@ -185,9 +192,33 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       return agent && emailConfirmed(agent) ? { email: agent.owner_email, name: agent.name } : undefined;
     },
   });
+  const payments = createPayments({
+    db, config, jobs, mail, log,
+    owns: ownership.owns, companyIdsOf: ownership.companyIdsOf, ownerEmailsOf: ownership.ownerEmailsOf,
+    companyName: async (id) => (await companies.getById(id)).name,
+  });
+  const scans = createScansService({
+    repo: createScansRepo(db),
+    companies,
+    createFetcher: (o) => crawl.createFetcher(o),
+    pagesOf: (companyId) => crawl.pagesOf(companyId),
+    jobs,
+    mail,
+    ownerEmailsOf: ownership.ownerEmailsOf,
+    entitlement: createEntitlement(db, payments),
+    baseUrl: config.baseUrl,
+    serviceName: config.serviceName,
+    log,
+    // The crawler's politeness delay capped at 500 ms: a scan is a short fixed list (at most 30
+    // requests) that an owner waits for, so it never waits longer than 2 requests a second would;
+    // CRAWL_DELAY_MS=0 (tests, a site of one's own) turns the delay off for scans too.
+    delayMs: Math.min(config.crawl.delayMs, 500),
+    timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
+  });
+  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, baseUrl: config.baseUrl });
   const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, log });
 
-  const services: CoreServices = {
+  const services: Services = {
     config,
     db,
     embeddings,
@@ -213,15 +244,20 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     webhooks,
     limits,
     reachability: createReachability(db),
+    payments,
+    scans,
+    site,
   };
   return {
     services,
     async start() {
-      vectors?.start();
+      searchIndex?.start();
       await jobs.start({ work: config.runJobs });
       await mail.requeuePending();
       // Deliveries recorded while no process could queue them (a stop between a commit and its dispatch).
       await webhooks.queuePending();
+      // Payment events acknowledged before a stop get their job now.
+      await payments.queuePending();
     },
     async close() {
       await insights.flush();
@@ -229,8 +265,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       await webhooks.close();
       await mail.close();
       await crawl.close();
-      await vectors?.close();
-      await changes.close();
+      await searchIndex?.close();
+      await cacheGeneration.close();
       await limits.close();
       if (ownsEmbeddings) await embeddings.close();
       if (ownsDb) await db.close();

@@ -1,6 +1,6 @@
 import type * as cheerio from 'cheerio';
 import { findAddresses, type FoundAddress } from './address.js';
-import { domainLabel, nameKey } from './org-name.js';
+import { domainLabel, nameKey, type NameEvidence } from './org-name.js';
 import { phonesInLine, type PhoneCandidate } from './phone.js';
 import { toPlainLine } from './text.js';
 
@@ -9,11 +9,6 @@ import { toPlainLine } from './text.js';
  * and images' alt text included, which the readable-text pass drops): name candidates, phone
  * candidates with their labels, and addresses found by their shape. Pure, like extract.ts.
  */
-export interface NameEvidence {
-  value: string;
-  source: 'jsonld' | 'microdata' | 'og:site_name' | 'application-name' | 'logo-alt' | 'image-alt' | 'domain-phrase' | 'copyright' | 'legal-line' | 'title' | 'og:title' | 'brand' | 'domain';
-}
-
 export interface ContactEvidence {
   names: NameEvidence[];
   phones: PhoneCandidate[];

@@ -1,5 +1,6 @@
 import * as cheerio from 'cheerio';
 import { extractContact, type ContactEvidence } from './extract-contact.js';
+import { jsonLdOrgs, microdataAddress, type StructuredAddress, type StructuredOrg } from './extract-jsonld.js';
 import { toPlainLine, toPlainText } from './text.js';
 
 /**
@@ -8,29 +9,7 @@ import { toPlainLine, toPlainText } from './text.js';
  * footers, scripts and cookie banners removed, emails, phone numbers, postal addresses, social
  * links and same-page links for the crawler. Pure: no network, no clock.
  */
-export interface StructuredAddress {
-  street: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country: string;
-}
-
-export interface StructuredOrg {
-  types: string[];
-  name: string;
-  description: string;
-  email: string;
-  telephone: string;
-  url: string;
-  logo: string;
-  sameAs: string[];
-  address: StructuredAddress | undefined;
-  areaServed: string[];
-  foundingYear: number | undefined;
-  services: string[];
-  keywords: string[];
-}
+export type { StructuredAddress, StructuredOrg } from './extract-jsonld.js';
 
 export interface PageLink {
   url: string;
@@ -94,97 +73,6 @@ const PHONE_RE = /(?:\+|00)?\d[\d\s()./-]{6,20}\d/g;
 const BOILERPLATE = 'script, style, noscript, template, svg, iframe, nav, header, footer, form, button, select, aside, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], [hidden]';
 const COOKIE_RE = /cookie|consent|gdpr|banner|popup|modal|newsletter/i;
 
-function str(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
-  if (Array.isArray(v)) return str(v[0]);
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return str(o.name ?? o['@value'] ?? o.url ?? o['@id'] ?? '');
-  }
-  return '';
-}
-
-function list(v: unknown): unknown[] {
-  if (v === undefined || v === null) return [];
-  return Array.isArray(v) ? v : [v];
-}
-
-function typesOf(node: Record<string, unknown>): string[] {
-  return list(node['@type']).map((t) => str(t).replace(/^https?:\/\/schema\.org\//, '')).filter(Boolean);
-}
-
-const ORG_TYPES = /Organization|Corporation|LocalBusiness|Store|Restaurant|Service|Agency|Clinic|Dentist|Physician|Attorney|LegalService|Plumber|Electrician|HVACBusiness|RoofingContractor|HomeAndConstructionBusiness|GeneralContractor|AutoRepair|AutoDealer|Hotel|LodgingBusiness|BeautySalon|HairSalon|DaySpa|HealthClub|FinancialService|AccountingService|InsuranceAgency|RealEstateAgent|TravelAgency|EducationalOrganization|School|NGO|Bakery|CafeOrCoffeeShop|FoodEstablishment|MedicalBusiness|MedicalOrganization|ProfessionalService|EmploymentAgency|MovingCompany|Winery|Brewery|Florist|Pharmacy|Optician|VeterinaryCare|Library|Museum|SportsActivityLocation|EntertainmentBusiness|ShoppingCenter|OnlineStore|OnlineBusiness|Farm|Brand|Airline|Consortium|NewsMediaOrganization/;
-
-function parseAddress(v: unknown): StructuredAddress | undefined {
-  const a = list(v)[0];
-  if (!a) return undefined;
-  if (typeof a === 'string') {
-    const line = toPlainLine(a);
-    return line ? { street: line, city: '', region: '', postalCode: '', country: '' } : undefined;
-  }
-  if (typeof a !== 'object') return undefined;
-  const o = a as Record<string, unknown>;
-  const addr = {
-    street: toPlainLine(str(o.streetAddress)),
-    city: toPlainLine(str(o.addressLocality)),
-    region: toPlainLine(str(o.addressRegion)),
-    postalCode: toPlainLine(str(o.postalCode)),
-    country: toPlainLine(str(o.addressCountry)),
-  };
-  return Object.values(addr).some(Boolean) ? addr : undefined;
-}
-
-function flattenJsonLd(value: unknown, out: Record<string, unknown>[], depth = 0): void {
-  if (depth > 6 || value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const v of value) flattenJsonLd(v, out, depth + 1);
-    return;
-  }
-  const o = value as Record<string, unknown>;
-  if (o['@graph']) flattenJsonLd(o['@graph'], out, depth + 1);
-  if (o['@type']) out.push(o);
-  for (const key of ['publisher', 'provider', 'author', 'brand', 'mainEntity', 'about', 'itemReviewed', 'organizer']) {
-    if (o[key] && typeof o[key] === 'object') flattenJsonLd(o[key], out, depth + 1);
-  }
-}
-
-function orgFrom(node: Record<string, unknown>): StructuredOrg {
-  const contactPoints = list(node.contactPoint).filter((c): c is Record<string, unknown> => !!c && typeof c === 'object');
-  const email = str(node.email) || contactPoints.map((c) => str(c.email)).find(Boolean) || '';
-  const telephone = str(node.telephone) || contactPoints.map((c) => str(c.telephone)).find(Boolean) || '';
-  const founding = /\b(1[0-9]{3}|20[0-9]{2})\b/.exec(str(node.foundingDate))?.[1];
-  const services: string[] = [];
-  for (const offer of list(node.makesOffer)) {
-    const o = offer as Record<string, unknown>;
-    const name = str(o?.itemOffered ?? o?.name);
-    if (name) services.push(name);
-  }
-  const catalog = list(node.hasOfferCatalog)[0] as Record<string, unknown> | undefined;
-  for (const item of list(catalog?.itemListElement)) {
-    const o = item as Record<string, unknown>;
-    const name = str(o?.itemOffered ?? o?.name);
-    if (name) services.push(name);
-  }
-  for (const s of list(node.knowsAbout)) if (str(s)) services.push(str(s));
-  const keywords = list(node.keywords).flatMap((k) => str(k).split(','));
-  return {
-    types: typesOf(node),
-    name: toPlainLine(str(node.name) || str(node.legalName)),
-    description: toPlainText(str(node.description)),
-    email: email.replace(/^mailto:/i, '').trim().toLowerCase(),
-    telephone: toPlainLine(telephone.replace(/^tel:/i, '')),
-    url: str(node.url),
-    logo: str(node.logo) || str(node.image),
-    sameAs: list(node.sameAs).map(str).filter((u) => /^https?:\/\//i.test(u)),
-    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address),
-    areaServed: list(node.areaServed).map((a) => toPlainLine(str(a))).filter(Boolean),
-    foundingYear: founding ? Number(founding) : undefined,
-    services: services.map((s) => toPlainLine(s)).filter(Boolean),
-    keywords: keywords.map((k) => toPlainLine(k)).filter(Boolean),
-  };
-}
-
 function absolute(href: string, base: string): string | undefined {
   try {
     const u = new URL(href, base);
@@ -220,41 +108,10 @@ export function findEmails(text: string): string[] {
 // "Hauptstrasse 12, 10115 Berlin", "12 Main Street, Springfield, IL 62701", "75001 Paris, France"
 const ADDRESS_LINE_RE = /\b(\d{4,5}\s+[A-ZÄÖÜ][\p{L}.-]+(?:\s[A-ZÄÖÜ][\p{L}.-]+)?|[A-Z][\p{L}.]+(?:\s[A-Z][\p{L}.]+)?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})\b/u;
 
-export function extractPage(html: string, pageUrl: string): ExtractedPage {
-  const $ = cheerio.load(html);
-  const meta = (sel: string) => toPlainLine($(sel).first().attr('content') ?? '');
+type Page = cheerio.CheerioAPI;
 
-  const orgs: StructuredOrg[] = [];
-  $('script[type="application/ld+json"]').each((_, el) => {
-    const raw = $(el).text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      try {
-        // stray control characters and trailing commas are common in hand-written JSON-LD
-        parsed = JSON.parse(raw.replace(/[\u0000-\u001f]+/g, ' ').replace(/,\s*([}\]])/g, '$1'));
-      } catch {
-        return;
-      }
-    }
-    const nodes: Record<string, unknown>[] = [];
-    flattenJsonLd(parsed, nodes);
-    for (const n of nodes) if (typesOf(n).some((t) => ORG_TYPES.test(t))) orgs.push(orgFrom(n));
-  });
-
-  // before the boilerplate is removed: headers, footers and images carry the contact details
-  const contact = extractContact($, pageUrl, orgs);
-
-  // Microdata PostalAddress (itemprop) before boilerplate removal: it often sits in the footer.
-  let microdataAddress: StructuredAddress | undefined;
-  const md = $('[itemtype*="PostalAddress"]').first();
-  if (md.length) {
-    const prop = (p: string) => toPlainLine(md.find(`[itemprop="${p}"]`).first().text());
-    const a = { street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') };
-    if (Object.values(a).some(Boolean)) microdataAddress = a;
-  }
-
+/** mailto: and tel: links, social profiles, and the page's other http(s) links (for the crawler). */
+function readLinks($: Page, pageUrl: string) {
   const social: Record<string, string> = {};
   const emails = new Set<string>();
   const phones = new Set<string>();
@@ -280,15 +137,11 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     }
     links.push({ url: abs, text: toPlainLine($(el).text()).slice(0, 100) });
   });
+  return { social, emails, phones, links };
+}
 
-  // Footer text still carries contact details: read them before it is removed.
-  const footerText = toPlainText($('footer, [role=contentinfo], address').text());
-  const addresses = new Set<string>();
-  $('address').each((_, el) => {
-    const t = toPlainLine($(el).text());
-    if (t) addresses.add(t.slice(0, 300));
-  });
-
+/** Language, alternates, title, logo and script count: read while the whole document is still there. */
+function readHead($: Page, meta: (sel: string) => string) {
   const lang = ($('html').attr('lang') ?? meta('meta[http-equiv="content-language"]')).trim().toLowerCase().slice(0, 2);
   const alternateLangs = $('link[rel="alternate"][hreflang]')
     .map((_, el) => ($(el).attr('hreflang') ?? '').toLowerCase().slice(0, 2))
@@ -299,9 +152,11 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     .filter((_, el) => /logo/i.test(`${$(el).attr('alt') ?? ''} ${$(el).attr('class') ?? ''} ${$(el).attr('id') ?? ''} ${$(el).attr('src') ?? ''}`))
     .first()
     .attr('src');
-  const scriptCount = $('script[src]').length;
+  return { lang, alternateLangs, title, logoImg, scriptCount: $('script[src]').length };
+}
 
-  // Readable text: drop boilerplate and anything that looks like a cookie/consent banner.
+/** Readable text: boilerplate and anything that looks like a cookie/consent banner removed (changes the document). */
+function readMainText($: Page) {
   $(BOILERPLATE).remove();
   $('div, section, p').each((_, el) => {
     const sig = `${$(el).attr('id') ?? ''} ${$(el).attr('class') ?? ''}`;
@@ -327,6 +182,29 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     $(el).append('\n');
   });
   const text = toPlainText(root.text()).slice(0, 50_000);
+  return { headings, paragraphs, listItems, text };
+}
+
+export function extractPage(html: string, pageUrl: string): ExtractedPage {
+  const $ = cheerio.load(html);
+  const meta = (sel: string) => toPlainLine($(sel).first().attr('content') ?? '');
+
+  const orgs = jsonLdOrgs($);
+  // before the boilerplate is removed: headers, footers and images carry the contact details
+  const contact = extractContact($, pageUrl, orgs);
+  // Microdata PostalAddress before boilerplate removal: it often sits in the footer.
+  const mdAddress = microdataAddress($);
+  const { social, emails, phones, links } = readLinks($, pageUrl);
+
+  // Footer text still carries contact details: read them before it is removed.
+  const footerText = toPlainText($('footer, [role=contentinfo], address').text());
+  const addresses = new Set<string>();
+  $('address').each((_, el) => {
+    const t = toPlainLine($(el).text());
+    if (t) addresses.add(t.slice(0, 300));
+  });
+  const { lang, alternateLangs, title, logoImg, scriptCount } = readHead($, meta);
+  const { headings, paragraphs, listItems, text } = readMainText($);
 
   const allText = `${text}\n${footerText}`;
   for (const e of findEmails(allText)) emails.add(e);
@@ -358,7 +236,7 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     },
     orgs,
     addresses: [...addresses].slice(0, 10),
-    microdataAddress,
+    microdataAddress: mdAddress,
     headings: headings.slice(0, 60),
     text,
     paragraphs: paragraphs.slice(0, 30),

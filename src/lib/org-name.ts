@@ -1,5 +1,10 @@
-import type { NameEvidence } from './extract-contact.js';
 import { findCity } from './gazetteer.js';
+
+/** One name candidate a page offers, with where on the page it came from (extract-contact.ts reads them). */
+export interface NameEvidence {
+  value: string;
+  source: 'jsonld' | 'microdata' | 'og:site_name' | 'application-name' | 'logo-alt' | 'image-alt' | 'domain-phrase' | 'copyright' | 'legal-line' | 'title' | 'og:title' | 'brand' | 'domain';
+}
 
 /**
  * The organisation's own name from the candidates a site offers (structured data, og:site_name,

@@ -8,9 +8,20 @@ import { jobRunSeconds } from './outcomes.js';
  * Modules define a queue with its handler once (`define`), then `send` work to it. Jobs are
  * rows in the database: acknowledged work survives a restart and is retried on failure.
  * Workers run in the web process when `runJobs` is on, or in `npm run worker`.
+ *
+ * Naming: each queue is a `<module>.<verb>` name declared once by its module as `X_JOB = jobName<Payload>(…)`;
+ * the name carries its payload type, so `define`'s handler and every `send` agree on it.
  */
+declare const payloadType: unique symbol;
+export type JobName<T extends object> = string & { readonly [payloadType]: T };
+
+/** Declares a queue name with the payload its jobs carry. */
+export function jobName<T extends object>(name: string): JobName<T> {
+  return name as JobName<T>;
+}
+
 export interface JobDefinition<T extends object> {
-  name: string;
+  name: JobName<T>;
   handler: (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -20,13 +31,13 @@ export interface JobDefinition<T extends object> {
 
 export interface Jobs {
   define<T extends object>(def: JobDefinition<T>): void;
-  send<T extends object>(name: string, data: T, options?: { singletonKey?: string; startAfterSeconds?: number; id?: string }): Promise<string | null>;
+  send<T extends object>(name: JobName<T>, data: T, options?: { singletonKey?: string; startAfterSeconds?: number; id?: string }): Promise<string | null>;
   /**
    * Runs a defined queue on a cron expression (UTC), e.g. '17 3 * * *'. Call at build time after
    * `define`; the schedule is stored in the database on start, so it fires once per occurrence
    * however many processes run, and the job goes to whichever process works that queue.
    */
-  schedule(name: string, cron: string): void;
+  schedule<T extends object>(name: JobName<T>, cron: string): void;
   start(options: { work: boolean }): Promise<void>;
   stop(): Promise<void>;
   isRunning(): boolean;
@@ -52,7 +63,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger): Jobs {
   return {
     boss,
     define(def) {
-      definitions.set(def.name, def as JobDefinition<object>);
+      definitions.set(def.name, def as unknown as JobDefinition<object>);
     },
     async send(name, data, options = {}) {
       if (!definitions.has(name)) throw new Error(`unknown job queue ${name}`);

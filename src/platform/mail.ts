@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Queryable } from './db.js';
-import type { Jobs } from './jobs.js';
+import { jobName, type Jobs } from './jobs.js';
 import { mailOutcomes } from './outcomes.js';
 
 /**
@@ -60,7 +60,7 @@ export interface MailerDeps {
   retryDelaySeconds?: number;
 }
 
-export const MAIL_JOB = 'mail.send';
+export const MAIL_JOB = jobName<{ id: string }>('mail.send');
 const MAIL_RETRY_LIMIT = 8;
 
 /**

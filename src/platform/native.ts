@@ -12,7 +12,7 @@ export interface NativeKernels {
   dotRows: DotRows;
 }
 
-/** Where scripts/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */
+/** Where scripts/dev/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */
 export const NATIVE_KERNELS_PATH = fileURLToPath(new URL('../../native/build/kernels.node', import.meta.url));
 
 let loaded: NativeKernels | undefined | null = null;

@@ -1,12 +1,12 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import type { Jobs } from '../../platform/jobs.js';
+import { jobName, type Jobs } from '../../platform/jobs.js';
 import type { AdminAuditEntry } from '../../platform/audit.js';
 import type { Actor, ToolsService } from '../companies/tools.service.js';
 import { createAdminRepo, type ReindexRunRow } from './admin.repo.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 
-export const REINDEX_QUEUE = 'admin.reindex';
+export const REINDEX_JOB = jobName<{ runId: number }>('admin.reindex');
 /** A run that has not reported progress for this long is considered dead and no longer blocks a new one. */
 const STALE_RUN_SECONDS = 15 * 60;
 
@@ -47,7 +47,7 @@ export function createAdminService({ db, tools, jobs, log }: AdminServiceDeps) {
     }
   }
 
-  jobs.define<{ runId: number }>({ name: REINDEX_QUEUE, retryLimit: 0, expireInSeconds: 6 * 60 * 60, handler: async ({ runId }) => runReindex(runId) });
+  jobs.define<{ runId: number }>({ name: REINDEX_JOB, retryLimit: 0, expireInSeconds: 6 * 60 * 60, handler: async ({ runId }) => runReindex(runId) });
 
   return {
     runReindex,
@@ -67,7 +67,7 @@ export function createAdminService({ db, tools, jobs, log }: AdminServiceDeps) {
         throw new AppError('conflict', `A reindex is already ${active?.status ?? 'running'} (run ${active?.id ?? '?'}, ${active?.done ?? 0}/${active?.total ?? 0}); wait for it to finish`);
       }
       try {
-        await jobs.send(REINDEX_QUEUE, { runId: run.id });
+        await jobs.send(REINDEX_JOB, { runId: run.id });
       } catch (err) {
         await repo.updateRun(run.id, { status: 'failed', error: 'could not be queued' });
         throw err;

@@ -244,6 +244,12 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
       return repo.findById(agentId);
     },
 
+    /** The agent's owner_email once confirmed (the only address other modules may mail); undefined otherwise. */
+    async confirmedEmailOf(agentId: string): Promise<string | undefined> {
+      const row = await repo.findById(agentId);
+      return row && emailConfirmed(row) ? row.owner_email : undefined;
+    },
+
     // Administration
 
     async setActive(agentId: string, active: boolean): Promise<AgentRow> {

@@ -2,9 +2,11 @@ import { toPlainText } from '../../lib/text.js';
 import { delimitedJson, dropInstructionLike } from '../../lib/untrusted-text.js';
 import { invalid } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
-import type { CompanySummary, CompanyRow } from '../companies/companies.schemas.js';
+import type { CompanySummary } from '../companies/companies.schemas.js';
+import type { CompanyRecord } from '../companies/company.record.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import type { SearchResult, SearchService } from '../search/search.service.js';
+import type { SearchService } from '../search/search.service.js';
+import type { SearchResult } from '../search/search.tuning.js';
 import { groupByVerdict, servesPlace } from '../search/verdict-groups.js';
 import { AskModelOutputSchema, AskQuerySchema, type AskResponse } from './ask.schemas.js';
 import type { InsightsService } from './insights.service.js';
@@ -56,7 +58,7 @@ function place(c: CompanySummary): string {
 }
 
 /** One line of facts about a company, built from its profile fields only. */
-function describe(c: CompanySummary, row: CompanyRow | undefined, n: number): string {
+function describe(c: CompanySummary, row: CompanyRecord | undefined, n: number): string {
   const where = place(c);
   const facts = [c.category, where ? `${where}` : '', `${c.service_type} service`].filter(Boolean).join('; ');
   const verified = c.is_verified ? 'Verified, accepts proposals.' : 'Not verified (does not accept proposals yet).';
@@ -68,7 +70,7 @@ function describe(c: CompanySummary, row: CompanyRow | undefined, n: number): st
 
 export function createAskService({ search, companies, insights, llm, log }: AskServiceDeps) {
   /** The profile the model reads: facts only, description trimmed. */
-  function modelProfile(c: CompanySummary, row: CompanyRow | undefined, isContext: boolean) {
+  function modelProfile(c: CompanySummary, row: CompanyRecord | undefined, isContext: boolean) {
     return {
       id: c.id,
       name: c.name,
@@ -90,7 +92,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
    * named as matches (those in a named place first), partial ones only as "may be related", never as
    * matches; when nothing is strong, or nothing strong is in the named place, it says so plainly.
    */
-  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: ReturnType<typeof groupByVerdict<CompanySummary>>, rows: Map<string, CompanyRow>, place?: SearchResult['place']): string {
+  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: ReturnType<typeof groupByVerdict<CompanySummary>>, rows: Map<string, CompanyRecord>, place?: SearchResult['place']): string {
     const parts: string[] = [];
     let n = 0;
     const line = (c: CompanySummary) => `${describe(c, rows.get(c.id), ++n)}${place && typeof c.distance_km === 'number' && !servesPlace(c, place) ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`;
@@ -122,7 +124,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
    * The model's answer, or undefined when it cannot be trusted: it must name only retrieved
    * companies (recommended_ids ⊆ retrieved), otherwise the deterministic answer is used.
    */
-  async function answerWithModel(question: string, context: CompanySummary[], others: CompanySummary[], rows: Map<string, CompanyRow>) {
+  async function answerWithModel(question: string, context: CompanySummary[], others: CompanySummary[], rows: Map<string, CompanyRecord>) {
     const profiles = [...context.map((c) => modelProfile(c, rows.get(c.id), true)), ...others.map((c) => modelProfile(c, rows.get(c.id), false))];
     const out = await llm!.completeJson({
       schemaName: 'ask_answer',
@@ -159,7 +161,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       const context = contextRows.map((r) => fromSearch.get(r.id) ?? companies.toSummary(r, 0, []));
       const contextSet = new Set(context.map((c) => c.id));
       const others = found.result.companies.filter((c) => !contextSet.has(c.id));
-      const rows = new Map<string, CompanyRow>(contextRows.map((r) => [r.id, r]));
+      const rows = new Map<string, CompanyRecord>(contextRows.map((r) => [r.id, r]));
       const missing = others.map((c) => c.id).filter((id) => !rows.has(id));
       for (const r of await companies.findManyByIds(missing)) rows.set(r.id, r);
       const place = found.result.place?.source === 'q' ? found.result.place : undefined;

@@ -1,7 +1,7 @@
 import { CATEGORY_TOPICS, OTHER_TOPIC, topicFor } from '../../lib/insight-topics.js';
 import { toPlainLine } from '../../lib/text.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
-import type { Jobs } from '../../platform/jobs.js';
+import { jobName, type Jobs } from '../../platform/jobs.js';
 import type { WeakSearchEvent } from '../search/search.service.js';
 import type { Entitlements } from '../payments/index.js';
 import type { InsightReason, InsightSource, InsightsRepo, InsightWrite } from './insights.repo.js';
@@ -9,7 +9,7 @@ import type { InsightReason, InsightSource, InsightsRepo, InsightWrite } from '.
 /** Insight rows older than this are deleted (documented in the insights route description). */
 export const INSIGHT_RETENTION_DAYS = 180;
 /** Daily retention purge; scheduled in the database so it runs wherever jobs are worked (web or `npm run worker`). */
-export const INSIGHT_PURGE_QUEUE = 'insights.purge';
+export const INSIGHT_PURGE_JOB = jobName<object>('insights.purge');
 const PURGE_CRON = '17 3 * * *';
 const EXAMPLES_PER_CATEGORY = 5;
 /** Minimum cosine similarity between a question and a category description to take that category. */
@@ -70,8 +70,8 @@ export function createInsightsService({ repo, jobs, embeddings, log, entitlement
     return deleted;
   }
   // Idempotent, so a retry or a duplicate run is harmless.
-  jobs.define({ name: INSIGHT_PURGE_QUEUE, retryLimit: 3, handler: async () => { await purge(); } });
-  jobs.schedule(INSIGHT_PURGE_QUEUE, PURGE_CRON);
+  jobs.define({ name: INSIGHT_PURGE_JOB, retryLimit: 3, handler: async () => { await purge(); } });
+  jobs.schedule(INSIGHT_PURGE_JOB, PURGE_CRON);
 
   /** Deterministic topic: keyword rules first, then (directory questions) the nearest category by embedding. */
   async function topic(question: string, source: InsightSource): Promise<string> {

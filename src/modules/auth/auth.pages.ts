@@ -1,6 +1,6 @@
 import type { OutboxMessage } from '../../platform/mail.js';
 import { escapeHtml, raw } from '../../lib/html.js';
-import { plainPage } from '../site/site.layout.js';
+import { plainPage } from '../../platform/page-shell.js';
 
 /**
  * Small server-rendered pages for people (not agents): the magic-link confirm page and the

@@ -1,9 +1,20 @@
 import type { HttpModule } from '../../platform/module.js';
-import type { CoreServices } from '../../services.js';
+import type { Config } from '../../config.js';
+import type { Guards } from '../../platform/auth.js';
+import type { MailService } from '../../platform/mail.js';
+import type { AuthService } from './auth.service.js';
 import { adminAuthRoutes, authRoutes, authSchemas, devMailboxRoutes } from './auth.routes.js';
 
+/** What the auth module's routes need (services.ts supplies them). */
+export interface AuthModuleDeps {
+  config: Config;
+  auth: AuthService;
+  guards: Guards;
+  mail: MailService;
+}
+
 /** Owners' and administrators' sign-in by magic link, sessions, and the developer mailbox. */
-export const authModule: HttpModule<CoreServices> = {
+export const authModule: HttpModule<AuthModuleDeps> = {
   name: 'auth',
   schemas: authSchemas,
   async routes(app, { config, auth, guards, mail }) {

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.js';
 import type { CompanyInput } from './companies.schemas.js';
-import type { CompaniesService } from './companies.service.js';
+import { normalizeCompany } from './company.normalize.js';
 
 /**
  * JSON Lines import in the format of the evaluation corpus (key, name, website_url, category,
@@ -69,7 +69,7 @@ export function parseCompanyLine(obj: unknown): CompanyInput {
  * Parses and validates a JSONL text: structural checks here, field rules through the same
  * normaliser the service writes with (so an import can never store what an edit would refuse).
  */
-export function parseCompaniesJsonl(text: string, companies: CompaniesService): { lines: ParsedLine[]; errors: LineError[] } {
+export function parseCompaniesJsonl(text: string): { lines: ParsedLine[]; errors: LineError[] } {
   const lines: ParsedLine[] = [];
   const errors: LineError[] = [];
   const seenDomains = new Map<string, number>();
@@ -79,7 +79,7 @@ export function parseCompaniesJsonl(text: string, companies: CompaniesService): 
     try {
       const obj = JSON.parse(raw) as Record<string, unknown>;
       const input = parseCompanyLine(obj);
-      const normalized = companies.normalizeInput(input, [`line ${line}`]);
+      const normalized = normalizeCompany(input, [`line ${line}`]);
       const dup = seenDomains.get(normalized.domain);
       if (dup !== undefined) throw new Error(`duplicate website ${normalized.domain} (first on line ${dup}); the later line wins`);
       seenDomains.set(normalized.domain, line);

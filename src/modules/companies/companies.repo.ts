@@ -1,91 +1,68 @@
 import type { Queryable } from '../../platform/db.js';
-import { COMPANY_COLUMNS, type CompanyLocation, type CompanyRow } from './companies.schemas.js';
+import { COMPANY_COLUMNS, JSON_FIELDS, STORED_FIELDS, type CompanyFields, type CompanyRecord } from './company.record.js';
+import { EDITABLE_FIELDS } from './tools.schemas.js';
 
-/** Re-exported for tools.repo.ts (same module); other modules import it from companies.schemas.ts. */
-export { COMPANY_COLUMNS };
-
-/** A fully-resolved write: every column the importer/owner/crawler may set. */
-export interface CompanyWrite {
-  name: string;
-  website_url: string;
-  domain: string;
-  category: string;
-  industry: string;
-  description: string;
-  country: string;
-  country_code: string;
-  city: string;
-  address: string;
-  service_type: string;
-  is_verified: boolean;
-  is_featured: boolean;
-  keywords: string[];
-  services: string[];
-  languages: string[];
-  contact_email: string | null;
-  phone: string | null;
-  /** The phone in E.164 (lib/phone.ts), null when it does not parse for the company's country. */
-  phone_e164: string | null;
-  locations: CompanyLocation[];
-  social_links: Record<string, string>;
-  logo_url: string | null;
-  founded_year: number | null;
-  source: string;
-  /** The city's coordinates (lib/geo.ts cityCoordinates), null when the gazetteer does not know it. */
-  latitude: number | null;
-  longitude: number | null;
-  embedding: string | null;
-  embedding_model: string | null;
+/** A stored vector and the model that made it. */
+export interface StoredEmbedding {
+  vector: string;
+  model: string;
 }
 
-const WRITE_COLUMNS = [
-  'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
-  'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
-  'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude', 'embedding', 'embedding_model',
-] as const;
+/** Columns a partial change may set (editable fields plus what derives from them). Nothing else is ever interpolated. */
+const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude']);
 
+const param = (c: string, i: number) => (JSON_FIELDS.has(c) ? `$${i}::jsonb` : `$${i}`);
+const value = (c: string, v: unknown) => (JSON_FIELDS.has(c) ? JSON.stringify(v ?? (c === 'locations' ? [] : {})) : v);
+
+/**
+ * The one writer of the `companies` table (company.write.ts decides what is written), and its reads
+ * by key. Listings live in company-listings.repo.ts; search reads through its own index.
+ */
 export function createCompaniesRepo(db: Queryable) {
   return {
-    async findById(id: string, options: { includeDeleted?: boolean } = {}): Promise<CompanyRow | undefined> {
-      const rows = await db.query<CompanyRow>(
-        `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = $1 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
+    async findById(id: string, options: { includeDeleted?: boolean; forUpdate?: boolean } = {}): Promise<CompanyRecord | undefined> {
+      const rows = await db.query<CompanyRecord>(
+        `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = $1 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'}${options.forUpdate ? ' FOR UPDATE' : ''}`,
         [id],
       );
       return rows[0];
     },
 
     /** The live company whose page slug (0013_company_slugs.sql) this is. */
-    async findBySlug(slug: string): Promise<CompanyRow | undefined> {
-      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE slug = $1 AND deleted_at IS NULL`, [slug]);
-      return rows[0];
+    async findBySlug(slug: string): Promise<CompanyRecord | undefined> {
+      return (await db.query<CompanyRecord>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE slug = $1 AND deleted_at IS NULL`, [slug]))[0];
     },
 
-    async findByDomain(domain: string): Promise<CompanyRow | undefined> {
-      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE domain = $1 AND deleted_at IS NULL`, [domain]);
-      return rows[0];
+    async findByDomain(domain: string): Promise<CompanyRecord | undefined> {
+      return (await db.query<CompanyRecord>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE domain = $1 AND deleted_at IS NULL`, [domain]))[0];
     },
 
-    /** Rows for the given ids, in the order of the ids (missing ones skipped). */
-    async findManyByIds(ids: string[]): Promise<CompanyRow[]> {
+    /** Live rows for the given ids, in the order of the ids (missing ones skipped). */
+    async findManyByIds(ids: string[]): Promise<CompanyRecord[]> {
       if (ids.length === 0) return [];
-      const rows = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [ids]);
+      const rows = await db.query<CompanyRecord>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [ids]);
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id)).filter((r): r is CompanyRow => r !== undefined);
+      return ids.map((id) => byId.get(id)).filter((r): r is CompanyRecord => r !== undefined);
+    },
+
+    async count(): Promise<number> {
+      return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE deleted_at IS NULL'))[0]!.n;
     },
 
     /**
      * Insert or update by domain (the website is the identity). Returns the row and whether it
-     * was created or changed, so a second identical import reports "unchanged".
+     * was created or changed, so a second identical import reports "unchanged". A null embedding
+     * keeps the stored one.
      */
-    async upsertByDomain(w: CompanyWrite): Promise<{ row: CompanyRow; outcome: 'created' | 'updated' | 'unchanged' }> {
-      const json = (c: string) => c === 'social_links' || c === 'locations';
-      const values = WRITE_COLUMNS.map((c) => (json(c) ? JSON.stringify(w[c]) : w[c]));
-      const placeholders = WRITE_COLUMNS.map((c, i) => (c === 'embedding' ? `$${i + 1}::vector` : json(c) ? `$${i + 1}::jsonb` : `$${i + 1}`));
-      const compared = WRITE_COLUMNS.filter((c) => c !== 'embedding' && c !== 'embedding_model' && c !== 'source');
-      const rows = await db.query<CompanyRow & { inserted: boolean }>(
-        `INSERT INTO companies (${WRITE_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')})
+    async upsertByDomain(fields: CompanyFields, embedding: StoredEmbedding | null): Promise<{ row: CompanyRecord; outcome: 'created' | 'updated' | 'unchanged' }> {
+      const columns = [...STORED_FIELDS, 'embedding', 'embedding_model'];
+      const values = [...STORED_FIELDS.map((c) => value(c, fields[c])), embedding?.vector ?? null, embedding?.model ?? null];
+      const placeholders = [...STORED_FIELDS.map((c, i) => param(c, i + 1)), `$${STORED_FIELDS.length + 1}::vector`, `$${STORED_FIELDS.length + 2}`];
+      const compared = STORED_FIELDS.filter((c) => c !== 'source');
+      const rows = await db.query<CompanyRecord & { inserted: boolean }>(
+        `INSERT INTO companies (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
          ON CONFLICT (domain) WHERE deleted_at IS NULL DO UPDATE SET
-           ${WRITE_COLUMNS.filter((c) => c !== 'embedding' && c !== 'embedding_model').map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
+           ${STORED_FIELDS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
            embedding = COALESCE(EXCLUDED.embedding, companies.embedding),
            embedding_model = COALESCE(EXCLUDED.embedding_model, companies.embedding_model),
            updated_at = now()
@@ -96,25 +73,52 @@ export function createCompaniesRepo(db: Queryable) {
       );
       if (rows[0]) {
         const { inserted, ...row } = rows[0];
-        return { row: row as CompanyRow, outcome: inserted ? 'created' : 'updated' };
+        return { row, outcome: inserted ? 'created' : 'updated' };
       }
-      const existing = await this.findByDomain(w.domain);
-      return { row: existing!, outcome: 'unchanged' };
+      return { row: (await this.findByDomain(fields.domain))!, outcome: 'unchanged' };
     },
 
-    /**
-     * Fields the owner set by hand (a re-crawl keeps them). Read through to_jsonb so this works
-     * before and after the column exists.
-     */
-    async ownerEditedFields(id: string): Promise<string[]> {
-      const rows = await db.query<{ f: unknown }>(`SELECT to_jsonb(c) -> 'owner_edited_fields' AS f FROM companies c WHERE id = $1`, [id]);
-      const f = rows[0]?.f;
-      return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+    /** Sets the given columns (whitelisted), a new embedding when given and the fields set by hand. The search_vector follows by trigger. */
+    async update(id: string, values: Partial<CompanyFields>, extra: { embedding?: StoredEmbedding | undefined; ownerEditedFields?: string[] } = {}): Promise<CompanyRecord> {
+      const sets: string[] = [];
+      const params: unknown[] = [id];
+      const p = (v: unknown, cast = '') => {
+        params.push(v);
+        return `$${params.length}${cast}`;
+      };
+      for (const [col, v] of Object.entries(values)) {
+        if (!CHANGEABLE.has(col)) throw new Error(`column ${col} is not writable`);
+        sets.push(`${col} = ${JSON_FIELDS.has(col) ? p(value(col, v), '::jsonb') : p(v)}`);
+      }
+      if (extra.embedding) sets.push(`embedding = ${p(extra.embedding.vector, '::vector')}`, `embedding_model = ${p(extra.embedding.model)}`);
+      if (extra.ownerEditedFields) sets.push(`owner_edited_fields = ${p(extra.ownerEditedFields, '::text[]')}`);
+      sets.push('updated_at = now()');
+      const rows = await db.query<CompanyRecord>(`UPDATE companies SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL RETURNING ${COMPANY_COLUMNS}`, params);
+      return rows[0]!;
     },
 
-    async count(): Promise<number> {
-      const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE deleted_at IS NULL');
-      return rows[0]!.n;
+    async setFlag(id: string, flag: 'is_verified' | 'is_featured', on: boolean): Promise<CompanyRecord | undefined> {
+      const col = flag === 'is_verified' ? 'is_verified' : 'is_featured';
+      const rows = await db.query<CompanyRecord>(`UPDATE companies SET ${col} = $2, updated_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING ${COMPANY_COLUMNS}`, [id, on]);
+      return rows[0];
+    },
+
+    async softDelete(id: string): Promise<Date | undefined> {
+      const rows = await db.query<{ deleted_at: Date }>('UPDATE companies SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING deleted_at', [id]);
+      return rows[0]?.deleted_at;
+    },
+
+    /** What a profile's vector is made from, for live companies after `afterId` (reindex). */
+    embeddingSources: (afterId: string | null, limit: number) =>
+      db.query<Pick<CompanyRecord, 'id' | 'name' | 'industry' | 'category' | 'keywords' | 'services' | 'description' | 'city' | 'country'>>(
+        `SELECT id, name, industry, category, keywords, services, description, city, country FROM companies
+          WHERE deleted_at IS NULL AND ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
+        [afterId, limit],
+      ),
+
+    /** A new embedding; `name = name` re-fires the search_vector trigger from stored data. */
+    async setEmbedding(id: string, embedding: StoredEmbedding): Promise<void> {
+      await db.query('UPDATE companies SET name = name, embedding = $2::vector, embedding_model = $3 WHERE id = $1', [id, embedding.vector, embedding.model]);
     },
 
     /**
@@ -134,8 +138,7 @@ export function createCompaniesRepo(db: Queryable) {
     /** Live companies with a city but no coordinates yet (stored before coordinates existed), after `afterId`. */
     async listWithoutCoordinates(afterId: string, limit: number): Promise<{ id: string; city: string; country_code: string }[]> {
       return db.query(
-        `SELECT id, city, country_code FROM companies
-          WHERE deleted_at IS NULL AND latitude IS NULL AND city <> '' AND id > $1 ORDER BY id LIMIT $2`,
+        `SELECT id, city, country_code FROM companies WHERE deleted_at IS NULL AND latitude IS NULL AND city <> '' AND id > $1 ORDER BY id LIMIT $2`,
         [afterId, limit],
       );
     },
@@ -152,8 +155,7 @@ export function createCompaniesRepo(db: Queryable) {
     /** Live companies with a phone but no E.164 form yet (stored before it existed), after `afterId`. */
     async listPhonesWithoutE164(afterId: string, limit: number): Promise<{ id: string; phone: string; country_code: string }[]> {
       return db.query(
-        `SELECT id, phone, country_code FROM companies
-          WHERE deleted_at IS NULL AND phone_e164 IS NULL AND phone <> '' AND id > $1 ORDER BY id LIMIT $2`,
+        `SELECT id, phone, country_code FROM companies WHERE deleted_at IS NULL AND phone_e164 IS NULL AND phone <> '' AND id > $1 ORDER BY id LIMIT $2`,
         [afterId, limit],
       );
     },

@@ -121,45 +121,6 @@ export const CategoriesResponseSchema = Type.Object(
   { $id: 'CategoriesResponse' },
 );
 
-/** The record as a repository reads it (one row of `companies`). */
-export interface CompanyRow {
-  id: string;
-  name: string;
-  website_url: string;
-  domain: string;
-  category: string;
-  industry: string;
-  description: string;
-  country: string;
-  country_code: string;
-  city: string;
-  address: string;
-  service_type: ServiceType;
-  is_verified: boolean;
-  is_featured: boolean;
-  keywords: string[];
-  services: string[];
-  languages: string[];
-  contact_email: string | null;
-  phone: string | null;
-  phone_e164: string | null;
-  locations: CompanyLocation[];
-  social_links: Record<string, string>;
-  logo_url: string | null;
-  founded_year: number | null;
-  source: string;
-  latitude: number | null;
-  longitude: number | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-/** The columns of a CompanyRow, as every read (companies, search) selects them: never the embedding or the tsvector. */
-export const COMPANY_COLUMNS = `id, name, website_url, domain, category, industry, description, country, country_code, city,
-  address, service_type, is_verified, is_featured, keywords, services, languages, contact_email, phone, phone_e164, locations,
-  social_links, logo_url, founded_year, source, latitude, longitude, created_at, updated_at, deleted_at`;
-
 /** What the importer, seeder, crawler and owners write. */
 export interface CompanyInput {
   name: string;

@@ -1,5 +1,8 @@
 import type { HttpModule } from '../../platform/module.js';
-import type { CoreServices } from '../../services.js';
+import type { Guards } from '../../platform/auth.js';
+import type { ReachabilityOf } from '../proposals/proposals.reachability.js';
+import type { CompaniesService } from './companies.service.js';
+import type { ToolsService } from './tools.service.js';
 import { companiesRoutes } from './companies.routes.js';
 import {
   CategoriesResponseSchema,
@@ -13,8 +16,16 @@ import {
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
 
+/** What the companies module's routes need (services.ts supplies them). */
+export interface CompaniesModuleDeps {
+  companies: CompaniesService;
+  reachability: ReachabilityOf;
+  tools: ToolsService;
+  guards: Guards;
+}
+
 /** Company lookup for agents (by id, website, changes, categories) and the owners' company management under /api/tools. */
-export const companiesModule: HttpModule<CoreServices> = {
+export const companiesModule: HttpModule<CompaniesModuleDeps> = {
   name: 'companies',
   schemas: [
     LocationSchema,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import { AppError, invalid } from '../../platform/errors.js';
-import { renderSvg } from './svg-render.js';
+import { renderSvg, type SvgRenderLimits } from './svg-render.js';
 
 /**
  * Logo normalisation. The uploaded bytes are never stored or served: the type is decided from
@@ -38,7 +38,8 @@ export interface NormalisedLogo {
   originalFormat: LogoFormat;
 }
 
-export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
+/** `svgLimits`: the SVG render's bounds (svg-render.ts); the upload route keeps the defaults. */
+export async function normaliseLogo(input: Buffer, svgLimits: SvgRenderLimits = {}): Promise<NormalisedLogo> {
   if (input.length > LOGO_MAX_BYTES) throw new AppError('payload_too_large', `The logo is larger than ${LOGO_MAX_BYTES / 1024 / 1024} MB; upload a smaller file`);
   if (input.length === 0) throw invalid(['body', 'file'], 'The uploaded file is empty', undefined, 'missing');
   const format = sniffImage(input);
@@ -66,7 +67,7 @@ export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
   let bytes: Buffer;
   if (format === 'svg') {
     // Bounded in CPU time and concurrency (svg-render.ts): an SVG can cost far more than its size.
-    bytes = await renderSvg(input, density!, LOGO_OUTPUT_PX);
+    bytes = await renderSvg(input, density!, LOGO_OUTPUT_PX, svgLimits);
   } else {
     try {
       bytes = await sharp(input, { limitInputPixels: LOGO_MAX_INPUT_PX * LOGO_MAX_INPUT_PX * 4 })

@@ -4,12 +4,11 @@ import { normalizeDomain } from '../../lib/url.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
-import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
-import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { invalid } from '../../platform/errors.js';
-import { embedProfiles } from './profile-vector.js';
-import type { ToolsEditing } from './tools.editing.js';
-import { createToolsRepo, type SubscriptionRow } from './tools.repo.js';
+import { createCompaniesRepo } from './companies.repo.js';
+import type { CompaniesService } from './companies.service.js';
+import { createCompanyListingsRepo } from './company-listings.repo.js';
+import type { SubscriptionRecords, SubscriptionRow, ToolsEditing } from './tools.editing.js';
 import type { ToolDetailResponse } from './tools.schemas.js';
 
 export const SubscriptionStatuses = ['active', 'trialing', 'past_due', 'canceled'] as const;
@@ -36,10 +35,10 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
 
 export interface ToolsAdminDeps {
   db: Db;
-  embeddings: EmbeddingProvider;
   audit: AuditRecorder;
   editing: ToolsEditing;
-  /** Plan limits: featuring needs a plan that is eligible for it (payments.plans.ts). */
+  companies: CompaniesService;
+  subscriptions: SubscriptionRecords;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -49,15 +48,15 @@ export interface ToolsAdminDeps {
 
 /** What administrators do to companies: look up, list, verify, feature, set a subscription, reindex. Every change is audited. */
 export function createToolsAdmin(deps: ToolsAdminDeps) {
-  const { db, embeddings, audit, editing } = deps;
+  const { db, audit, editing, companies } = deps;
   const { toTool, toSubscription, detail, getRow } = editing;
-  const repo = createToolsRepo(db);
+  const listings = createCompanyListingsRepo(db);
 
   return {
     async lookupByWebsite(websiteUrl: string) {
       const domain = normalizeDomain(websiteUrl);
       if (!domain) throw invalid(['query', 'website_url'], 'Input should be a URL or a domain such as acme.com', websiteUrl, 'url_parsing');
-      const row = await repo.findByDomain(domain);
+      const row = await createCompaniesRepo(db).findByDomain(domain);
       return { exists: !!row, domain, tool: row ? toTool(row) : null };
     },
 
@@ -65,9 +64,9 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
       const limit = o.limit ?? 50;
       const offset = o.offset ?? 0;
       const after = o.cursor ? decodeCursor(o.cursor) : undefined;
-      const { rows, total } = await repo.listForAdmin({ q: o.q?.trim() || undefined, after, limit, offset });
+      const { rows, total } = await listings.listForAdmin({ q: o.q?.trim() || undefined, after, limit, offset });
       const subs = new Map<string, SubscriptionRow>();
-      for (const s of await repo.subscriptionsOf(rows.map((r) => r.id))) subs.set(s.company_id, s);
+      for (const s of await deps.subscriptions.ofMany(rows.map((r) => r.id))) subs.set(s.company_id, s);
       const last = rows[rows.length - 1];
       return {
         companies: rows.map((r) => ({ ...toTool(r), subscription_plan: subs.get(r.id)?.plan ?? null, owner_edited_fields: r.owner_edited_fields })),
@@ -80,17 +79,12 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
 
     async setFlag(id: string, flag: 'is_verified' | 'is_featured', value: boolean, actor: Actor): Promise<ToolDetailResponse> {
       // An administrator's decision, on any plan (spec 4.5): plan perks govern what owners can buy, never this.
-      const out = await db.transaction(async (tx) => {
-        const row = await getRow(id, tx, true);
-        const updated = (await createToolsRepo(tx).setFlag(id, flag, value))!;
-        const action = flag === 'is_verified' ? (value ? 'companies.verify' : 'companies.unverify') : 'companies.featured';
-        await audit(tx, { adminId: actor.id, adminEmail: actor.email, action, targetType: 'company', targetId: id, before: { [flag]: row[flag] }, after: { [flag]: value } });
-        if (flag === 'is_verified' && !value && row.is_verified) await deps.events?.companyUnverified(tx, id);
-        return detail(updated, true, tx);
+      const updated = await companies.setFlag(id, flag, value, actor, async (tx, before) => {
+        if (flag === 'is_verified' && !value && before.is_verified) await deps.events?.companyUnverified(tx, id);
       });
       // A failed dispatch loses nothing: the webhooks sweep queues recorded deliveries every minute.
       await deps.events?.dispatch().catch(() => {});
-      return out;
+      return detail(updated, true);
     },
 
     async setSubscription(
@@ -114,32 +108,16 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
       if (start && end && end <= start) throw invalid(['body', 'period_end'], 'period_end should be after period_start', body.period_end);
       return db.transaction(async (tx) => {
         const row = await getRow(id, tx, true);
-        const r = createToolsRepo(tx);
-        const before = toSubscription(await r.getSubscription(id));
-        const after = toSubscription(await r.upsertSubscription({ company_id: id, plan: body.plan, status: body.status ?? 'active', period_start: start, period_end: end, source: 'admin', note: body.note ?? '' }));
+        const before = toSubscription(await deps.subscriptions.of(id, tx));
+        const after = toSubscription(await deps.subscriptions.grant(tx, { company_id: id, plan: body.plan, status: body.status ?? 'active', period_start: start, period_end: end, note: body.note ?? '' }));
         await audit(tx, { adminId: actor.id, adminEmail: actor.email, action: 'companies.subscription', targetType: 'company', targetId: id, before, after });
         return detail(row, true, tx);
       });
     },
 
-    countLive: () => repo.countLive(),
+    countLive: () => listings.countLive(),
 
-    /**
-     * Rebuilds every live company's search_vector (trigger) and embedding from stored data, in
-     * small batches: each row is its own statement, so search keeps answering throughout.
-     */
-    async reindexAll(onProgress: (done: number) => Promise<void>, batchSize = 32): Promise<number> {
-      let after: string | null = null;
-      let done = 0;
-      for (;;) {
-        const rows = await repo.reindexBatch(after, batchSize);
-        if (rows.length === 0) return done;
-        const vectors = await embedProfiles(embeddings, rows);
-        for (let i = 0; i < rows.length; i++) await repo.reindexOne(rows[i]!.id, toPgVector(vectors[i]!), embeddings.model);
-        done += rows.length;
-        after = rows[rows.length - 1]!.id;
-        await onProgress(done);
-      }
-    },
+    /** Rebuilds every live company's search_vector and embedding from stored data (companies module). */
+    reindexAll: (onProgress: (done: number) => Promise<void>, batchSize?: number) => companies.reindexAll(onProgress, batchSize),
   };
 }

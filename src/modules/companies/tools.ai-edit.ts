@@ -4,8 +4,11 @@ import type { Actor } from '../../platform/auth.js';
 import type { Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
-import { same, type ToolsEditing } from './tools.editing.js';
-import { createToolsRepo, type ToolRow } from './tools.repo.js';
+import { sameValue } from '../../lib/stable-json.js';
+import type { CompaniesService } from './companies.service.js';
+import { createCompanyHistoryRepo } from './company-history.repo.js';
+import type { CompanyFields, CompanyRecord } from './company.record.js';
+import type { ToolsEditing } from './tools.editing.js';
 import { EDITABLE_FIELDS, type AiEditResponse, type EditableField, type FieldChange, type ToolDetailResponse } from './tools.schemas.js';
 
 const LlmEditSchema = Type.Object({
@@ -18,11 +21,11 @@ const LlmEditSchema = Type.Object({
  * (each passes the PUT rules on its own or is rejected), else the documented rules of
  * lib/ai-edit-rules.ts; applying stores a snapshot that one undo restores.
  */
-export function createToolsAiEdit({ db, llm, editing }: { db: Db; llm?: LlmClient | undefined; editing: ToolsEditing }) {
-  const { detail, getRow, validatePatch, resolve, editableSnapshot, write } = editing;
-  const repo = createToolsRepo(db);
+export function createToolsAiEdit({ db, llm, editing, companies }: { db: Db; llm?: LlmClient | undefined; editing: ToolsEditing; companies: CompaniesService }) {
+  const { detail, getRow, validatePatch, resolve, editableSnapshot } = editing;
+  const history = createCompanyHistoryRepo(db);
 
-  async function interpretWithLlm(client: LlmClient, row: ToolRow, instruction: string) {
+  async function interpretWithLlm(client: LlmClient, row: CompanyRecord, instruction: string) {
     const current = Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, row[f]]));
     const system = [
       'You edit one company profile in a business directory for AI agents.',
@@ -38,7 +41,7 @@ export function createToolsAiEdit({ db, llm, editing }: { db: Db; llm?: LlmClien
     return client.completeJson({ schema: LlmEditSchema, schemaName: 'profile_edit', messages: [{ role: 'system', content: system }, { role: 'user', content: user }] });
   }
 
-  async function interpret(row: ToolRow, body: { instruction: string; changes?: Record<string, unknown> | undefined }) {
+  async function interpret(row: CompanyRecord, body: { instruction: string; changes?: Record<string, unknown> | undefined }) {
     const rejected: { field: string; reason: string }[] = [];
     if (body.changes) {
       const patch = validatePatch(body.changes, ['body', 'changes']);
@@ -92,38 +95,56 @@ export function createToolsAiEdit({ db, llm, editing }: { db: Db; llm?: LlmClien
       }
       const base = { instruction: body.instruction, interpreter: result.interpreter, proposed, rejected: result.rejected, notes: result.diff.length ? result.notes : `${result.notes} Nothing to change: the profile already says this.`.trim() };
       if (!body.apply || result.diff.length === 0) {
-        const snap = await repo.latestSnapshot(id);
+        const snap = await history.latestSnapshot(id);
         return { ...base, diff: result.diff, applied: false, undo_available: !!snap && !snap.undone_at, tool: null };
       }
-      return db.transaction(async (tx) => {
-        // Re-resolve against the locked row: what is applied is exactly what the diff says now.
-        const locked = await getRow(id, tx, true);
-        const { values, diff } = resolve(locked, proposed as Partial<Record<EditableField, unknown>>);
-        await createToolsRepo(tx).insertSnapshot({ companyId: id, instruction: body.instruction, snapshot: editableSnapshot(locked), applied: values, actorKind: actor.kind, actorId: actor.id });
-        const updated = await write(tx, locked, values, diff, actor, 'ai_edit');
-        return { ...base, diff, applied: true, undo_available: true, tool: await detail(updated, true, tx) };
+      // Resolved again against the record as it is when written: what is applied is exactly what the diff says then.
+      let applied: Pick<AiEditResponse, 'diff'> = { diff: [] };
+      const updated = await companies.edit(id, {
+        actor,
+        source: 'ai_edit',
+        plan: (current) => {
+          const plan = resolve(current, proposed as Partial<Record<EditableField, unknown>>);
+          applied = { diff: plan.diff };
+          return plan;
+        },
+        alongside: (tx, current, plan) => createCompanyHistoryRepo(tx).insertSnapshot({
+          companyId: id, instruction: body.instruction, snapshot: editableSnapshot(current), applied: plan.values, actorKind: actor.kind, actorId: actor.id,
+        }),
       });
+      return { ...base, ...applied, applied: true, undo_available: true, tool: await detail(updated, true) };
     },
 
     async undoAiEdit(id: string, actor: Actor): Promise<{ restored: FieldChange[]; tool: ToolDetailResponse }> {
-      return db.transaction(async (tx) => {
-        const row = await getRow(id, tx, true);
-        const r = createToolsRepo(tx);
-        const snap = await r.latestSnapshot(id, { forUpdate: true });
-        if (!snap) throw new AppError('conflict', 'Nothing to undo: this company has no AI edit');
-        if (snap.undone_at) throw new AppError('conflict', 'Nothing to undo: the last AI edit was already undone');
-        const values: Record<string, unknown> = {};
-        const diff: FieldChange[] = [];
-        for (const f of EDITABLE_FIELDS) {
-          if (!(f in snap.snapshot) || same(row[f], snap.snapshot[f])) continue;
-          values[f] = snap.snapshot[f];
-          diff.push({ field: f, before: row[f], after: snap.snapshot[f] });
-        }
-        if ('country' in values) values.country_code = snap.snapshot.country_code ?? '';
-        const updated = await write(tx, row, values, diff, actor, 'undo', (snap.snapshot.owner_edited_fields as string[] | undefined) ?? row.owner_edited_fields);
-        await r.markUndone(snap.id);
-        return { restored: diff, tool: await detail(updated, true, tx) };
+      await getRow(id);
+      const snap = await history.latestSnapshot(id);
+      if (!snap) throw new AppError('conflict', 'Nothing to undo: this company has no AI edit');
+      if (snap.undone_at) throw new AppError('conflict', 'Nothing to undo: the last AI edit was already undone');
+      let restored: FieldChange[] = [];
+      const updated = await companies.edit(id, {
+        actor,
+        source: 'undo',
+        plan: (current) => {
+          const values: Partial<Record<keyof CompanyFields, unknown>> = {};
+          const diff: FieldChange[] = [];
+          for (const f of EDITABLE_FIELDS) {
+            if (!(f in snap.snapshot) || sameValue(current[f], snap.snapshot[f])) continue;
+            values[f] = snap.snapshot[f];
+            diff.push({ field: f, before: current[f], after: snap.snapshot[f] });
+          }
+          if ('country' in values) values.country_code = snap.snapshot.country_code ?? '';
+          restored = diff;
+          return { values: values as Partial<CompanyFields>, diff, ownerEdited: (snap.snapshot.owner_edited_fields as string[] | undefined) ?? current.owner_edited_fields };
+        },
+        // The snapshot restored is still the newest and not undone (another undo or AI edit meanwhile is a conflict).
+        async alongside(tx) {
+          const r = createCompanyHistoryRepo(tx);
+          const now = await r.latestSnapshot(id, { forUpdate: true });
+          if (!now || now.id !== snap.id || now.undone_at) throw new AppError('conflict', 'Nothing to undo: the last AI edit was already undone');
+          await r.markUndone(snap.id);
+        },
       });
+      return { restored, tool: await detail(updated, true) };
     },
 
   };

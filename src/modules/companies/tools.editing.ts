@@ -1,18 +1,15 @@
-import { cityCoordinates } from '../../lib/geo.js';
-import { toE164 } from '../../lib/phone.js';
 import { Value } from 'typebox/value';
-import type { AdminAuditEntry, AuditRecorder } from '../../platform/audit.js';
-import type { Actor } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
-import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
-import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound, type ValidationIssue } from '../../platform/errors.js';
 import { toValidationIssues } from '../../platform/error-handler.js';
+import { sameValue } from '../../lib/stable-json.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
+import { createCompaniesRepo } from './companies.repo.js';
 import type { CompaniesService } from './companies.service.js';
-import { embedProfiles, embeddingText } from './profile-vector.js';
+import { createCompanyHistoryRepo } from './company-history.repo.js';
+import { normalizeCompany, recordAsInput } from './company.normalize.js';
+import type { CompanyFields, CompanyRecord } from './company.record.js';
 import type { CompanyInput } from './companies.schemas.js';
-import { createToolsRepo, type SubscriptionRow, type ToolRow } from './tools.repo.js';
 import {
   EDITABLE_FIELDS,
   PROTECTED_FIELDS,
@@ -24,37 +21,47 @@ import {
   type ToolResponse,
 } from './tools.schemas.js';
 
-export type { AdminAuditEntry, AuditRecorder };
-
 /**
- * What every company change shares (owner edit, AI edit and its undo, logo, administrator
- * actions): the response shapes, the row lookup, the one validation gate and the write with its
- * history and audit rows. The verb groups (tools.service.ts, tools.ai-edit.ts, tools.admin.ts) are
- * built on it.
+ * What the management verbs share (owner edit, AI edit and its undo, logo, administrator
+ * actions): the response shapes, the row lookup and the one validation gate. The write itself is
+ * the companies module's (company.write.ts). The verb groups (tools.service.ts, tools.ai-edit.ts,
+ * tools.admin.ts) are built on it.
  */
 export interface ToolsEditingDeps {
   db: Db;
   companies: CompaniesService;
-  embeddings: EmbeddingProvider;
   baseUrl: string;
-  audit: AuditRecorder;
+  /** The payments module's subscription records: the plan shown to managers, administrators' grants. */
+  subscriptions: SubscriptionRecords;
+}
+
+/** A company's subscription record as management shows it (the payments module keeps it). */
+export interface SubscriptionRow {
+  company_id: string;
+  plan: string;
+  /** The provider's status (Stripe's set); administrators grant active, trialing, past_due or canceled. */
+  status: string;
+  period_start: Date | null;
+  period_end: Date | null;
+  source: string;
+  note: string;
+  updated_at: Date;
+}
+
+/** The port to the payments module's subscription records (payments stays their one writer). */
+export interface SubscriptionRecords {
+  of(companyId: string, q?: Queryable): Promise<SubscriptionRow | undefined>;
+  ofMany(companyIds: string[]): Promise<SubscriptionRow[]>;
+  /** An administrator's grant, in the caller's transaction. */
+  grant(q: Queryable, g: Pick<SubscriptionRow, 'company_id' | 'plan' | 'period_start' | 'period_end' | 'note'> & { status: 'active' | 'trialing' | 'past_due' | 'canceled' }): Promise<SubscriptionRow>;
 }
 
 const editable = new Set<string>(EDITABLE_FIELDS);
 
-/** Deep equality that ignores object key order (jsonb reorders keys). */
-export function same(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(norm) : v && typeof v === 'object' && !(v instanceof Date)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, norm((v as Record<string, unknown>)[k])]))
-      : v;
-  return JSON.stringify(norm(a ?? null)) === JSON.stringify(norm(b ?? null));
-}
-
 export function createToolsEditing(deps: ToolsEditingDeps) {
-  const { db, companies, embeddings, baseUrl, audit } = deps;
+  const { db, baseUrl, subscriptions } = deps;
 
-  function toTool(row: ToolRow): ToolResponse {
+  function toTool(row: CompanyRecord): ToolResponse {
     return {
       id: row.id,
       name: row.name,
@@ -77,12 +84,11 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
 
   function toSubscription(s: SubscriptionRow | undefined): Subscription | null {
     if (!s) return null;
-    return { plan: s.plan, status: s.status, period_start: iso(s.period_start), period_end: iso(s.period_end), source: s.source, note: s.note, updated_at: iso(s.updated_at)! };
+    return { plan: s.plan, status: s.status as Subscription['status'], period_start: iso(s.period_start), period_end: iso(s.period_end), source: s.source, note: s.note, updated_at: iso(s.updated_at)! };
   }
 
-  async function detail(row: ToolRow, manage: boolean, q: Queryable = db): Promise<ToolDetailResponse> {
-    const r = createToolsRepo(q);
-    const [sub, snap] = manage ? await Promise.all([r.getSubscription(row.id), r.latestSnapshot(row.id)]) : [undefined, undefined];
+  async function detail(row: CompanyRecord, manage: boolean, q: Queryable = db): Promise<ToolDetailResponse> {
+    const [sub, snap] = manage ? await Promise.all([subscriptions.of(row.id, q), createCompanyHistoryRepo(q).latestSnapshot(row.id)]) : [undefined, undefined];
     return {
       ...toTool(row),
       country: row.country,
@@ -104,8 +110,8 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
     };
   }
 
-  async function getRow(id: string, q: Queryable = db, forUpdate = false): Promise<ToolRow> {
-    const row = await createToolsRepo(q).findById(id, { forUpdate });
+  async function getRow(id: string, q: Queryable = db, forUpdate = false): Promise<CompanyRecord> {
+    const row = await createCompaniesRepo(q).findById(id, { forUpdate });
     if (!row) throw notFound('Company');
     return row;
   }
@@ -146,70 +152,30 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
     return known as Partial<Record<EditableField, unknown>>;
   }
 
-  function rowAsInput(row: ToolRow): CompanyInput {
-    return {
-      name: row.name, website_url: row.website_url, category: row.category, industry: row.industry, description: row.description,
-      country: row.country, city: row.city, address: row.address, service_type: row.service_type, is_verified: row.is_verified,
-      is_featured: row.is_featured, keywords: row.keywords, services: row.services, languages: row.languages, contact_email: row.contact_email,
-      phone: row.phone, social_links: row.social_links, logo_url: row.logo_url, founded_year: row.founded_year, source: row.source,
-    };
-  }
-
   /** Values through the companies rules (plain text, canonical category, country code), and the per-field diff. */
-  function resolve(row: ToolRow, patch: Partial<Record<EditableField, unknown>>, loc: (string | number)[] = ['body']) {
-    const normalized = companies.normalizeInput({ ...rowAsInput(row), ...(patch as Partial<CompanyInput>) }, loc);
-    const values: Record<string, unknown> = {};
+  function resolve(row: CompanyRecord, patch: Partial<Record<EditableField, unknown>>, loc: (string | number)[] = ['body']) {
+    const normalized = normalizeCompany({ ...recordAsInput(row), ...(patch as Partial<CompanyInput>) }, loc);
+    const values: Partial<Record<keyof CompanyFields, unknown>> = {};
     const diff: FieldChange[] = [];
     for (const field of Object.keys(patch) as EditableField[]) {
       const after = normalized[field];
       const before = row[field];
-      if (same(before, after)) continue;
+      if (sameValue(before, after)) continue;
       values[field] = after;
       diff.push({ field, before, after });
     }
     if ('country' in values) values.country_code = normalized.country_code;
-    return { values, diff };
+    return { values: values as Partial<CompanyFields>, diff };
   }
 
-  function editableSnapshot(row: ToolRow): Record<string, unknown> {
+  function editableSnapshot(row: CompanyRecord): Record<string, unknown> {
     const snap: Record<string, unknown> = Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, row[f]]));
     snap.country_code = row.country_code;
     snap.owner_edited_fields = row.owner_edited_fields;
     return snap;
   }
 
-  /**
-   * Writes resolved values in the caller's transaction: embedding recomputed when the embedded
-   * text changed (before the response, so search reflects the edit at once), fields marked as
-   * set by hand, an edit-history row, and an audit row when an administrator acts.
-   */
-  async function write(tx: Queryable, row: ToolRow, values: Record<string, unknown>, diff: FieldChange[], actor: Actor, source: string, ownerEdited?: string[]): Promise<ToolRow> {
-    if (diff.length === 0 && !ownerEdited) return row;
-    // The city's coordinates follow the city and country (edits, AI edits and their undo alike).
-    if ('city' in values || 'country_code' in values) Object.assign(values, cityCoordinates(String(values.city ?? row.city), String(values.country_code ?? row.country_code)));
-    // So does the phone's E.164 form, parsed for the company's country.
-    if ('phone' in values || 'country_code' in values) {
-      const e164 = toE164(('phone' in values ? values.phone : row.phone) as string | null, String(values.country_code ?? row.country_code));
-      if (e164 !== row.phone_e164) values.phone_e164 = e164;
-    }
-    const next = { ...row, ...values } as ToolRow;
-    let embedding: { vector: string; model: string } | undefined;
-    if (embeddingText(row) !== embeddingText(next)) {
-      const [vector] = await embedProfiles(embeddings, [next]);
-      embedding = { vector: toPgVector(vector!), model: embeddings.model };
-    }
-    const edited = ownerEdited ?? [...new Set([...row.owner_edited_fields, ...diff.map((d) => d.field)])];
-    const r = createToolsRepo(tx);
-    const updated = await r.update(row.id, values, { ...(embedding ? { embedding } : {}), ownerEditedFields: edited });
-    const changes = Object.fromEntries(diff.map((d) => [d.field, { before: d.before, after: d.after }]));
-    await r.insertEdit({ companyId: row.id, actorKind: actor.kind, actorId: actor.id, actorEmail: actor.email, source, changes });
-    if (actor.kind === 'admin') {
-      await audit(tx, { adminId: actor.id, adminEmail: actor.email, action: `companies.${source}`, targetType: 'company', targetId: row.id, before: Object.fromEntries(diff.map((d) => [d.field, d.before])), after: Object.fromEntries(diff.map((d) => [d.field, d.after])) });
-    }
-    return updated;
-  }
-
-  return { toTool, toSubscription, detail, getRow, validatePatch, resolve, editableSnapshot, write };
+  return { toTool, toSubscription, detail, getRow, validatePatch, resolve, editableSnapshot };
 }
 
 export type ToolsEditing = ReturnType<typeof createToolsEditing>;

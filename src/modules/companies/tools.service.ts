@@ -1,28 +1,31 @@
+import type { AuditRecorder } from '../../platform/audit.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Db, Queryable } from '../../platform/db.js';
-import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import type { LlmClient } from '../../platform/llm.js';
 import { orTsQuery, queryTerms } from '../../lib/search-query.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 import { canonicalCategory, type CompaniesService } from './companies.service.js';
 import { normaliseLogo, sniffImage } from './logo.js';
+import { createCompanyLogosRepo } from './company-logos.repo.js';
+import { createCompanyHistoryRepo } from './company-history.repo.js';
+import { createCompanyListingsRepo } from './company-listings.repo.js';
 import { createToolsAdmin, SubscriptionStatuses } from './tools.admin.js';
 import { createToolsAiEdit } from './tools.ai-edit.js';
-import { createToolsEditing, type AdminAuditEntry, type AuditRecorder } from './tools.editing.js';
-import { createToolsRepo } from './tools.repo.js';
+import { createToolsEditing, type SubscriptionRecords } from './tools.editing.js';
 import type { ToolDetailResponse, ToolResponse } from './tools.schemas.js';
 
-export type { Actor, AdminAuditEntry, AuditRecorder };
+export type { Actor };
 export { decodeCursor, encodeCursor } from './tools.admin.js';
 
 export interface ToolsServiceDeps {
   db: Db;
   companies: CompaniesService;
-  embeddings: EmbeddingProvider;
   llm?: LlmClient | undefined;
   baseUrl: string;
   audit: AuditRecorder;
+  /** The payments module's subscription records (shown to managers, granted by administrators). */
+  subscriptions: SubscriptionRecords;
   /** The ownership module's lookup (company ids a user owns). */
   ownedCompanyIds: (userId: string) => Promise<string[]>;
   /** Brake on SVG logo uploads per caller (shared by the instances through Redis when configured). */
@@ -40,10 +43,10 @@ export interface ToolsServiceDeps {
  * administrator actions in tools.admin.ts; what they share in tools.editing.ts.
  */
 export function createToolsService(deps: ToolsServiceDeps) {
-  const { db, baseUrl, audit } = deps;
-  const repo = createToolsRepo(db);
+  const { db, baseUrl, audit, companies } = deps;
+  const listings = createCompanyListingsRepo(db);
   const editing = createToolsEditing(deps);
-  const { toTool, detail, getRow, validatePatch, resolve, write } = editing;
+  const { toTool, detail, getRow, validatePatch, resolve } = editing;
 
   return {
     toTool,
@@ -61,40 +64,26 @@ export function createToolsService(deps: ToolsServiceDeps) {
       }
       const tsquery = o.q ? orTsQuery(queryTerms(o.q)) : undefined;
       if (o.q && !tsquery) return [];
-      return (await repo.search(tsquery, category, o.limit ?? 20)).map(toTool);
+      return (await listings.search(tsquery, category, o.limit ?? 20)).map(toTool);
     },
 
-    recent: async (limit = 8) => (await repo.recent(limit)).map(toTool),
-    featured: async (limit = 6) => (await repo.featured(limit)).map(toTool),
+    recent: async (limit = 8) => (await listings.recent(limit)).map(toTool),
+    featured: async (limit = 6) => (await listings.featured(limit)).map(toTool),
 
     async mine(userId: string): Promise<ToolResponse[]> {
-      return (await repo.findManyByIds(await deps.ownedCompanyIds(userId))).map(toTool);
+      return (await listings.byIdsByName(await deps.ownedCompanyIds(userId))).map(toTool);
     },
 
     async update(id: string, raw: unknown, actor: Actor): Promise<ToolDetailResponse> {
       const patch = validatePatch(raw);
-      return db.transaction(async (tx) => {
-        const row = await getRow(id, tx, true);
-        const { values, diff } = resolve(row, patch);
-        const updated = await write(tx, row, values, diff, actor, 'edit');
-        return detail(updated, true, tx);
-      });
+      return detail(await companies.edit(id, { actor, source: 'edit', plan: (current) => resolve(current, patch) }), true);
     },
 
-    async remove(id: string, actor: Actor): Promise<{ id: string; deleted: true; deleted_at: string }> {
-      return db.transaction(async (tx) => {
-        const row = await getRow(id, tx, true);
-        const r = createToolsRepo(tx);
-        const deletedAt = (await r.softDelete(id))!;
-        await r.insertEdit({ companyId: id, actorKind: actor.kind, actorId: actor.id, actorEmail: actor.email, source: 'delete', changes: { deleted_at: { before: null, after: iso(deletedAt) } } });
-        if (actor.kind === 'admin') await audit(tx, { adminId: actor.id, adminEmail: actor.email, action: 'companies.delete', targetType: 'company', targetId: id, before: { name: row.name, domain: row.domain }, after: { deleted_at: iso(deletedAt) } });
-        return { id, deleted: true as const, deleted_at: iso(deletedAt)! };
-      });
-    },
+    remove: (id: string, actor: Actor) => companies.remove(id, actor),
 
     async history(id: string, limit: number, offset: number) {
       await getRow(id);
-      const { rows, total } = await repo.listEdits(id, limit, offset);
+      const { rows, total } = await createCompanyHistoryRepo(db).listEdits(id, limit, offset);
       return { edits: rows.map((e) => ({ ...e, created_at: iso(e.created_at)! })), total };
     },
 
@@ -112,23 +101,23 @@ export function createToolsService(deps: ToolsServiceDeps) {
       }
       const logo = await normaliseLogo(file);
       const url = `${baseUrl}/api/tools/${id}/logo`;
-      await db.transaction(async (tx) => {
-        const row = await getRow(id, tx, true);
-        await createToolsRepo(tx).putLogo(id, { content_type: logo.contentType, bytes: logo.bytes, width: logo.width, height: logo.height, etag: logo.etag });
-        const diff = [{ field: 'logo_url', before: row.logo_url, after: url }];
-        await write(tx, row, { logo_url: url }, diff, actor, 'logo');
+      await companies.edit(id, {
+        actor,
+        source: 'logo',
+        plan: (current) => ({ values: { logo_url: url }, diff: [{ field: 'logo_url', before: current.logo_url, after: url }] }),
+        alongside: (tx) => createCompanyLogosRepo(tx).putLogo(id, { content_type: logo.contentType, bytes: logo.bytes, width: logo.width, height: logo.height, etag: logo.etag }),
       });
       return { logo_url: url, content_type: logo.contentType, width: logo.width, height: logo.height, size_bytes: logo.bytes.length, original_format: logo.originalFormat };
     },
 
     async getLogo(id: string) {
-      const logo = await repo.getLogo(id);
+      const logo = await createCompanyLogosRepo(db).getLogo(id);
       if (!logo) throw notFound('Logo');
       return { ...logo, bytes: Buffer.from(logo.bytes) };
     },
 
-    ...createToolsAiEdit({ db, llm: deps.llm, editing }),
-    ...createToolsAdmin({ db, embeddings: deps.embeddings, audit, editing, events: deps.events }),
+    ...createToolsAiEdit({ db, llm: deps.llm, editing, companies }),
+    ...createToolsAdmin({ db, audit, editing, companies, subscriptions: deps.subscriptions, events: deps.events }),
   };
 }
 

@@ -1,11 +1,12 @@
-import { Type, type Static } from 'typebox';
-import { countryCode, countryName } from '../../lib/countries.js';
-import { toPlainLine, toPlainText } from '../../lib/text.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { LlmClient } from '../../platform/llm.js';
-import { CATEGORIES, SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
-import { CONFIDENCE_FLOOR, evidenceText, identify, knownCity, llmChoices, type FieldSource, type Identity, type SiteLocation } from './crawl.identity.js';
-import { industryOf, locateWith, pickEmail, provenanceOf, serviceTypeOf, servicesOf, siteDescription, siteName, type Material } from './crawl.material.js';
+import { CATEGORIES } from '../companies/companies.schemas.js';
+import { analyseWithModel } from './crawl.analyse-llm.js';
+import { identify } from './crawl.identity.js';
+import { industryOf, locateWith, pickEmail, provenanceOf, serviceTypeOf, servicesOf, siteDescription, siteName } from './crawl.material.js';
+import { CONFIDENCE_FLOOR, type AnalysedProfile, type Identity, type Material } from './crawl.types.js';
+
+export type { AnalysedProfile } from './crawl.types.js';
 
 /**
  * Turns the extracted pages of one site into a company profile. With a language model: one
@@ -13,31 +14,6 @@ import { industryOf, locateWith, pickEmail, provenanceOf, serviceTypeOf, service
  * material (an email, phone or city the site does not state is dropped). Without one: a
  * deterministic analyser. Neither invents facts: a field the site does not state stays empty.
  */
-export interface AnalysedProfile {
-  name: string;
-  description: string;
-  category: string;
-  industry: string;
-  services: string[];
-  keywords: string[];
-  country: string;
-  city: string;
-  address: string;
-  service_type: ServiceType;
-  contact_email: string | null;
-  phone: string | null;
-  social_links: Record<string, string>;
-  languages: string[];
-  logo_url: string | null;
-  founded_year: number | null;
-  /** 'llm' or 'rules': which analyser produced it. */
-  analyser: 'llm' | 'rules';
-  /** Where name, phone, city, country and address came from (page, method, confidence). */
-  provenance: Record<string, FieldSource>;
-  /** Every address the site shows (branches), main one first. */
-  locations: SiteLocation[];
-}
-
 /** Short descriptions the site text is compared with (embedding similarity). */
 export const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Technology: 'Software development, IT services, SaaS, web and app development, cloud, cybersecurity, data and AI consulting',
@@ -117,20 +93,21 @@ export interface Analyser {
   categoryText(m: Material, name: string, description: string, services: string[]): string;
 }
 
-export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmClient | undefined }): Analyser {
+/** The text the category is chosen from (what the site says it does). */
+function categoryText(m: Material, name: string, description: string, services: string[]): string {
+  const headings = m.pages.flatMap((p) => p.headings).slice(0, 20);
+  const keywords = m.pages.flatMap((p) => p.metaKeywords).slice(0, 20);
+  return [name, description, services.join(', '), keywords.join(', '), headings.join('. '), m.home?.paragraphs.slice(0, 2).join(' ')].filter(Boolean).join('. ').slice(0, 1500);
+}
+
+/** The category whose description the text is closest to (embeddings), nudged by trade words; the category vectors are embedded once. */
+function createCategoryMatcher(embeddings: EmbeddingProvider): (text: string) => Promise<string> {
   let categoryVectors: Promise<number[][]> | undefined;
   const categoryList = [...CATEGORIES];
   const categoryTerms = categoryList.map((c) => [...new Set(`${c} ${CATEGORY_DESCRIPTIONS[c] ?? ''}`.toLowerCase().match(/[a-z]{4,}/g) ?? [])].filter((w) => !['with', 'from', 'services', 'service', 'company', 'products'].includes(w)));
-
-  function categoryText(m: Material, name: string, description: string, services: string[]): string {
-    const headings = m.pages.flatMap((p) => p.headings).slice(0, 20);
-    const keywords = m.pages.flatMap((p) => p.metaKeywords).slice(0, 20);
-    return [name, description, services.join(', '), keywords.join(', '), headings.join('. '), m.home?.paragraphs.slice(0, 2).join(' ')].filter(Boolean).join('. ').slice(0, 1500);
-  }
-
-  async function categoryByEmbedding(text: string): Promise<string> {
-    categoryVectors ??= deps.embeddings.embed(categoryList.map((c) => `${c}: ${CATEGORY_DESCRIPTIONS[c] ?? c}`));
-    const [cats, [v]] = await Promise.all([categoryVectors, deps.embeddings.embed([text])]);
+  return async (text) => {
+    categoryVectors ??= embeddings.embed(categoryList.map((c) => `${c}: ${CATEGORY_DESCRIPTIONS[c] ?? c}`));
+    const [cats, [v]] = await Promise.all([categoryVectors, embeddings.embed([text])]);
     // A small lexical nudge: the model is English-only, and a site in another language often
     // still names its trade in English words that the category descriptions use.
     const lower = text.toLowerCase();
@@ -147,102 +124,51 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
       }
     });
     return categoryList[best]!;
-  }
+  };
+}
 
-  async function rules(m: Material, id: Identity): Promise<AnalysedProfile> {
-    const name = (id.name && id.name.confidence >= CONFIDENCE_FLOOR.name ? id.name.value : siteName(m)).slice(0, 200);
-    const description = siteDescription(m);
-    const services = servicesOf(m);
-    const loc = locateWith(m, id);
-    const typeHit = (m.org?.types ?? []).map((t) => TYPE_CATEGORY.find(([re]) => re.test(t))?.[1]).find(Boolean);
-    const category = typeHit ?? (await categoryByEmbedding(categoryText(m, name, description, services)));
-    const keywords = [...new Set([...(m.org?.keywords ?? []), ...m.pages.flatMap((p) => p.metaKeywords)])].slice(0, 20);
-    return {
-      name,
-      description,
-      category,
-      industry: industryOf(m),
-      services,
-      keywords,
-      country: loc.country,
-      city: loc.city,
-      address: loc.address,
-      service_type: serviceTypeOf(m, Boolean(loc.address || loc.city)),
-      contact_email: pickEmail(m),
-      phone: id.phone && id.phone.confidence >= CONFIDENCE_FLOOR.phone ? id.phone.display : null,
-      social_links: m.social,
-      languages: m.languages,
-      logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
-      founded_year: m.org?.foundingYear ?? null,
-      analyser: 'rules',
-      provenance: provenanceOf(m, id, name, loc),
-      locations: id.locations,
-    };
-  }
+/** The deterministic profile: the identity's choices above their floors, the material's readings otherwise. */
+async function rulesProfile(m: Material, id: Identity, categoryOf: (text: string) => Promise<string>): Promise<AnalysedProfile> {
+  const name = (id.name && id.name.confidence >= CONFIDENCE_FLOOR.name ? id.name.value : siteName(m)).slice(0, 200);
+  const description = siteDescription(m);
+  const services = servicesOf(m);
+  const loc = locateWith(m, id);
+  const typeHit = (m.org?.types ?? []).map((t) => TYPE_CATEGORY.find(([re]) => re.test(t))?.[1]).find(Boolean);
+  const category = typeHit ?? (await categoryOf(categoryText(m, name, description, services)));
+  const keywords = [...new Set([...(m.org?.keywords ?? []), ...m.pages.flatMap((p) => p.metaKeywords)])].slice(0, 20);
+  return {
+    name,
+    description,
+    category,
+    industry: industryOf(m),
+    services,
+    keywords,
+    country: loc.country,
+    city: loc.city,
+    address: loc.address,
+    service_type: serviceTypeOf(m, Boolean(loc.address || loc.city)),
+    contact_email: pickEmail(m),
+    phone: id.phone && id.phone.confidence >= CONFIDENCE_FLOOR.phone ? id.phone.display : null,
+    social_links: m.social,
+    languages: m.languages,
+    logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
+    founded_year: m.org?.foundingYear ?? null,
+    analyser: 'rules',
+    provenance: provenanceOf(m, id, name, loc),
+    locations: id.locations,
+  };
+}
 
-  async function withLlm(llm: LlmClient, m: Material, base: AnalysedProfile, id: Identity): Promise<AnalysedProfile> {
-    const material = [
-      `Website: ${m.domain}`,
-      evidenceText(id),
-      m.org ? `Structured data: ${JSON.stringify({ ...m.org, description: m.org.description.slice(0, 500) })}` : '',
-      `Emails found: ${m.emails.join(', ') || 'none'}`,
-      `Phones found: ${m.phones.join(', ') || 'none'}`,
-      `Addresses found: ${m.addresses.join(' | ') || 'none'}`,
-      ...m.pages.slice(0, 8).map((p) => `--- Page ${p.url}\nTitle: ${p.title}\nDescription: ${p.metaDescription}\n${p.text.slice(0, 1500)}`),
-    ].filter(Boolean).join('\n').slice(0, 12_000);
-    const out = await llm.completeJson({
-      schemaName: 'company_profile',
-      schema: LlmProfileSchema,
-      messages: [
-        {
-          role: 'system',
-          content: `You extract a company profile from the text of its website. Use only facts the material states; use an empty string, empty list or null for anything it does not state. Never guess an email, phone, city or country. For name, phone, city and address choose among the candidates listed under "Candidates" (the organisation's own name, its main number, its main address), or leave the field empty when none fits. category must be one of: ${CATEGORIES.join('; ')}. service_type: local (serves customers at or near a physical place), nationwide (serves one whole country), remote (online, anywhere), hybrid (both on-site and remote). description: 1 to 3 plain sentences in English, no marketing superlatives the site does not use.`,
-        },
-        { role: 'user', content: material },
-      ],
-    });
-    // Fact checks: anything not present in the material is replaced by the rules' value.
-    const inCorpus = (s: string) => s.length > 0 && m.corpus.includes(s.toLowerCase());
-    const digits = (s: string) => s.replace(/\D/g, '');
-    const phoneOk = (p: string) => m.phones.some((q) => digits(q).endsWith(digits(p).slice(-7))) && digits(p).length >= 7;
-    const chosen = llmChoices(out, id, base);
-    const category = CATEGORIES.includes(out.category) ? out.category : base.category;
-    const email = out.contact_email && m.emails.includes(out.contact_email.toLowerCase()) ? out.contact_email.toLowerCase() : base.contact_email;
-    const phone = chosen.phone ?? (out.phone && phoneOk(out.phone) && !id.phoneCandidates.length ? toPlainLine(out.phone) : base.phone);
-    const city = chosen.city ?? (out.city && inCorpus(out.city) && knownCity(out.city) ? toPlainLine(out.city) : base.city);
-    const countryCodeOut = countryCode(out.country);
-    const countryConfirmed = () => (base.country ? countryCode(base.country) === countryCodeOut : inCorpus(out.country));
-    const country = out.country && countryCodeOut && countryConfirmed() ? (countryName(countryCodeOut) ?? out.country) : base.country;
-    const services = out.services.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
-    const keywords = out.keywords.map((s) => toPlainLine(s)).filter(Boolean).slice(0, 20);
-    const address = out.address && inCorpus(out.address.split(',')[0]!.trim()) ? toPlainLine(out.address) : base.address;
-    return {
-      ...base,
-      name: chosen.name ?? base.name,
-      description: toPlainText(out.description) || base.description,
-      category,
-      industry: toPlainLine(out.industry) || base.industry,
-      services: services.length ? services : base.services,
-      keywords: keywords.length ? keywords : base.keywords,
-      country,
-      city,
-      address,
-      service_type: (SERVICE_TYPES as readonly string[]).includes(out.service_type) ? out.service_type : base.service_type,
-      contact_email: email,
-      phone,
-      analyser: 'llm',
-      provenance: { ...base.provenance, ...chosen.provenance },
-    };
-  }
-
+export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmClient | undefined }): Analyser {
+  const categoryOf = createCategoryMatcher(deps.embeddings);
   return {
     categoryText,
     async analyse(m) {
       const id = identify(m);
-      const base = await rules(m, id);
+      const base = await rulesProfile(m, id, categoryOf);
       if (!deps.llm) return base;
       try {
-        return await withLlm(deps.llm, m, base, id);
+        return await analyseWithModel(deps.llm, m, base, id);
       } catch {
         // The model being down or off-schema must not fail the crawl: the rules' profile stands.
         return base;
@@ -250,25 +176,6 @@ export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmC
     },
   };
 }
-
-export const LlmProfileSchema = Type.Object(
-  {
-    name: Type.String(),
-    description: Type.String(),
-    category: Type.String(),
-    industry: Type.String(),
-    services: Type.Array(Type.String()),
-    keywords: Type.Array(Type.String()),
-    country: Type.String(),
-    city: Type.String(),
-    address: Type.String(),
-    service_type: Type.Union(SERVICE_TYPES.map((s) => Type.Literal(s))),
-    contact_email: Type.Union([Type.String(), Type.Null()]),
-    phone: Type.Union([Type.String(), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-export type LlmProfile = Static<typeof LlmProfileSchema>;
 
 function absoluteOrNull(u: string, base: string | undefined): string | null {
   if (!u) return null;

@@ -1,51 +1,14 @@
 import type { FoundAddress } from '../../lib/address.js';
 import { countryCode } from '../../lib/countries.js';
-import { findCity } from '../../lib/gazetteer.js';
-import { chooseName, domainLabel, nameKey, type ScoredName } from '../../lib/org-name.js';
+import { chooseName, domainLabel, nameKey } from '../../lib/org-name.js';
 import { choosePhone, parsePhone, type PhoneCandidate } from '../../lib/phone.js';
-import type { AnalysedProfile, LlmProfile } from './crawl.analyse.js';
-import type { Material } from './crawl.material.js';
+import { type AnalysedProfile, type FieldSource, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
 
 /**
  * Who the site belongs to and where to reach it, each field with where it came from (page,
  * method) and a confidence: the organisation's name, the main phone, the main address and the
  * other locations. A field below its confidence floor stays empty rather than guessed.
  */
-export interface FieldSource {
-  value: string;
-  /** How it was found: jsonld, microdata, og:site_name, logo-alt, copyright, title, tel, text, address-shape, tld... */
-  method: string;
-  url: string;
-  confidence: number;
-}
-
-export interface SiteLocation {
-  line: string;
-  city: string;
-  region: string;
-  postal_code: string;
-  country: string;
-  label: string;
-  url: string;
-  confidence: number;
-  /** A valid number written next to the address (international display form), one no earlier address has when there is one. */
-  phone?: string;
-}
-
-export interface Identity {
-  name: FieldSource | undefined;
-  nameCandidates: ScoredName[];
-  phone: (FieldSource & { e164: string; display: string }) | undefined;
-  phoneCandidates: string[];
-  /** ISO alpha-2 with how it was decided. */
-  country: FieldSource | undefined;
-  /** The main address found by shape, when no structured address exists. */
-  address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string }) | undefined;
-  locations: SiteLocation[];
-}
-
-export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
-
 const TLD_COUNTRY: Record<string, string> = { uk: 'GB', au: 'AU', ca: 'CA', us: 'US', nz: 'NZ', ie: 'IE', de: 'DE', fr: 'FR', nl: 'NL', at: 'AT', ch: 'CH', it: 'IT', es: 'ES', be: 'BE', za: 'ZA', in: 'IN', sg: 'SG' };
 
 export function tldCountry(domain: string): string | undefined {
@@ -133,11 +96,6 @@ export function identify(m: Material): Identity {
     address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence } : undefined,
     locations: locations.slice(0, 20),
   };
-}
-
-/** A city written in a line-based fallback is only kept when the gazetteer knows it. */
-export function knownCity(city: string, country?: string): boolean {
-  return !!findCity(city, country) || !!findCity(city);
 }
 
 /** The scored candidates the model chooses from. */

@@ -1,9 +1,9 @@
-import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/extract.js';
+import type { ExtractedPage, StructuredOrg } from '../../lib/extract.js';
 import { countryCode, countryName } from '../../lib/countries.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { ServiceType } from '../companies/companies.schemas.js';
-import { CONFIDENCE_FLOOR, knownCity, type FieldSource, type Identity } from './crawl.identity.js';
+import { CONFIDENCE_FLOOR, knownCity, type FieldSource, type Identity, type Material } from './crawl.types.js';
 
 /**
  * What a site states, read without judgement: the pages' organisation nodes merged, contacts
@@ -21,22 +21,6 @@ const PHONE_COUNTRY: [string, string][] = [
 ];
 
 const US_STATES = new Set('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' '));
-
-/** The material an analyser reads, assembled once from the pages. */
-export interface Material {
-  domain: string;
-  home: ExtractedPage | undefined;
-  pages: ExtractedPage[];
-  org: StructuredOrg | undefined;
-  emails: string[];
-  phones: string[];
-  addresses: string[];
-  structuredAddress: StructuredAddress | undefined;
-  social: Record<string, string>;
-  languages: string[];
-  /** All readable text (for fact checks), lower case. */
-  corpus: string;
-}
 
 function pageKind(p: ExtractedPage, re: RegExp): boolean {
   try {

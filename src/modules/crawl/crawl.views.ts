@@ -5,7 +5,7 @@ import { normalizeDomain } from '../../lib/url.js';
 import type { ExtractedPage } from '../../lib/extract.js';
 import { invalid } from '../../platform/errors.js';
 import { MAX_LOCATIONS, type CompanyLocation } from '../companies/companies.schemas.js';
-import { CONFIDENCE_FLOOR, type SiteLocation } from './crawl.identity.js';
+import { CONFIDENCE_FLOOR, type SiteLocation } from './crawl.types.js';
 import type { CrawlJobRow } from './crawl.repo.js';
 import { PROVENANCE_FIELDS, type CrawlJobView, type CrawlProvenance } from './crawl.schemas.js';
 

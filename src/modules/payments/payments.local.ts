@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../platform/db.js';
 import { createLocalBillingRepo } from './payments.local.repo.js';
-import type { BillingInterval, SubscriptionStatus } from './payments.plans.js';
+import type { BillingInterval, SubscriptionStatus } from './payments.types.js';
 import type { CheckoutSnapshot, InvoiceSnapshot, PaymentProvider, SubscriptionSnapshot } from './payments.provider.js';
 
 /**

@@ -2,14 +2,12 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { createPaymentsRepo } from './payments.repo.js';
+import type { BillingInterval, PlanId, SubscriptionRecord, SubscriptionStatus } from './payments.types.js';
 
 /**
  * Plans and what they unlock: the one place. Read-only, built before the core services that
  * enforce (createServices), so they never reach into the payments module itself.
  */
-export type PlanId = 'free' | 'pro';
-export type BillingInterval = 'month' | 'year';
-
 export interface PlanLimits {
   /** The widget may hide the "powered by" line. */
   widget_unbranded: boolean;
@@ -31,8 +29,6 @@ export const PLAN_LIMITS: Record<PlanId, PlanLimits> = {
 
 /** Statuses that grant the plan: past_due is the grace while the provider retries the card. */
 export const ENTITLED_STATUSES = ['active', 'trialing', 'past_due'] as const;
-export const SUBSCRIPTION_STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface PlanPrice {
   id: PlanId;
@@ -48,27 +44,6 @@ export function planPrices(config: Pick<Config, 'payments'>): PlanPrice[] {
     { id: 'pro', interval: 'month', amount: proAmounts.month, currency },
     { id: 'pro', interval: 'year', amount: proAmounts.year, currency },
   ];
-}
-
-/** The subscription record columns entitlement reads (company_subscriptions). */
-export interface SubscriptionRecord {
-  company_id: string;
-  plan: string;
-  status: SubscriptionStatus;
-  period_start: Date | null;
-  period_end: Date | null;
-  source: string;
-  note: string;
-  provider: string | null;
-  provider_subscription_id: string | null;
-  billing_interval: BillingInterval | null;
-  cancel_at_period_end: boolean;
-  cancel_at: Date | null;
-  trial_end: Date | null;
-  payment_failed_at: Date | null;
-  last_event_at: Date | null;
-  ending_notice_for: Date | null;
-  updated_at: Date;
 }
 
 export interface EntitlementView {

@@ -1,5 +1,5 @@
 import { AppError, invalid } from '../../platform/errors.js';
-import type { BillingInterval } from './payments.plans.js';
+import type { BillingInterval } from './payments.types.js';
 import type { PaymentProvider } from './payments.provider.js';
 import type { PaymentsRepo, PromoRow } from './payments.repo.js';
 import type { PromoCreate, PromoUpdate } from './payments.schemas.js';

@@ -1,5 +1,5 @@
 import type { PaymentsProviderName } from '../../config.js';
-import type { BillingInterval, SubscriptionStatus } from './payments.plans.js';
+import type { BillingInterval, SubscriptionStatus } from './payments.types.js';
 
 /**
  * What the payments service needs from a payment provider, in provider-neutral types: nothing of the

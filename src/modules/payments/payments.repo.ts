@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import type { BillingInterval, SubscriptionRecord, SubscriptionStatus } from './payments.plans.js';
+import type { BillingInterval, SubscriptionRecord, SubscriptionStatus } from './payments.types.js';
 
 /** SQL of the payments module only. */
 export interface CheckoutRow {
@@ -26,11 +26,32 @@ export interface ProviderSubscriptionWrite {
   billing_interval: BillingInterval | null; cancel_at_period_end: boolean; cancel_at: Date | null; trial_end: Date | null; last_event_at: Date | null;
 }
 
+/** What an administrator sets by hand (PUT /api/tools/admin/companies/{tool_id}/subscription). */
+export interface AdminGrant {
+  company_id: string; plan: string; status: SubscriptionStatus; period_start: Date | null; period_end: Date | null; note: string;
+}
+
 export function createPaymentsRepo(db: Queryable) {
   const one = async <T>(sql: string, params: unknown[]) => (await db.query<T>(sql, params))[0];
   return {
     subscription: (companyId: string, lock = false) =>
       one<SubscriptionRecord>(`SELECT * FROM company_subscriptions WHERE company_id = $1${lock ? ' FOR UPDATE' : ''}`, [companyId]),
+
+    subscriptionsOf: (companyIds: string[]) =>
+      companyIds.length === 0 ? Promise.resolve([]) : db.query<SubscriptionRecord>('SELECT * FROM company_subscriptions WHERE company_id = ANY($1::uuid[])', [companyIds]),
+
+    /** An administrator's grant: replaces the plan and its period; the provider's cancel and failure state belonged to the plan it replaces (no false "plan ends" mail). */
+    async grantByAdmin(s: AdminGrant): Promise<SubscriptionRecord> {
+      return (await one<SubscriptionRecord>(
+        `INSERT INTO company_subscriptions (company_id, plan, status, period_start, period_end, source, note)
+         VALUES ($1, $2, $3, $4, $5, 'admin', $6)
+         ON CONFLICT (company_id) DO UPDATE SET plan = EXCLUDED.plan, status = EXCLUDED.status, period_start = EXCLUDED.period_start,
+           period_end = EXCLUDED.period_end, source = EXCLUDED.source, note = EXCLUDED.note, updated_at = now(),
+           cancel_at_period_end = false, cancel_at = NULL, payment_failed_at = NULL, ending_notice_for = NULL
+         RETURNING *`,
+        [s.company_id, s.plan, s.status, s.period_start, s.period_end, s.note],
+      ))!;
+    },
 
     async writeProviderSubscription(s: ProviderSubscriptionWrite): Promise<SubscriptionRecord> {
       return (await one<SubscriptionRecord>(

@@ -1,8 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
-import type { BillingInterval, SubscriptionStatus } from './payments.plans.js';
-import { SUBSCRIPTION_STATUSES } from './payments.plans.js';
+import { SUBSCRIPTION_STATUSES, type BillingInterval, type SubscriptionStatus } from './payments.types.js';
 import type { CheckoutSnapshot, InvoiceSnapshot, PaymentProvider, SubscriptionSnapshot } from './payments.provider.js';
 
 /**

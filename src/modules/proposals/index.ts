@@ -1,10 +1,17 @@
 import type { HttpModule } from '../../platform/module.js';
-import type { CoreServices } from '../../services.js';
+import type { Guards } from '../../platform/auth.js';
+import type { ProposalsService } from './proposals.service.js';
 import { agentProposalsRoutes, ownerProposalsRoutes } from './proposals.routes.js';
 import { proposalsSchemas } from './proposals.schemas.js';
 
+/** What the proposals module's routes need (services.ts supplies them). */
+export interface ProposalsModuleDeps {
+  proposals: ProposalsService;
+  guards: Guards;
+}
+
 /** Proposals: agents send and reply under /api/v1/agent, owners answer under /api/proposals. */
-export const proposalsModule: HttpModule<CoreServices> = {
+export const proposalsModule: HttpModule<ProposalsModuleDeps> = {
   name: 'proposals',
   schemas: proposalsSchemas,
   async agentRoutes(agent, { proposals, guards }) {

@@ -1,4 +1,4 @@
-import type { BundleFile, BundleInput } from './scans.files.js';
+import type { BundleFile, BundleInput } from './scans.bundle-types.js';
 import { pointsLost } from './scans.scoring.js';
 
 /** The prose files of the bundle: header recipes, the README and the fix-list prompt. Pure. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ScanCompany } from './scans.context.js';
+import type { BundleFile, BundleInput } from './scans.bundle-types.js';
 import { SEARCH_BOTS, TRAINING_BOTS } from './scans.robots.js';
 import { agentPromptMd, headersMd, readmeMd } from './scans.files-docs.js';
 import type { CheckResult } from './scans.types.js';
@@ -14,28 +14,8 @@ import { agentFacingProfile, agentFacingText } from '../../lib/untrusted-text.js
  */
 export const GENERATOR_VERSION = '1.0.0';
 
-export interface BundleOptions {
-  /** Allow training crawlers (GPTBot, ClaudeBot, ...)? Default: keep what robots.txt says today. */
-  ai_training?: 'allow' | 'deny';
-}
-
-export interface BundleInput {
-  company: ScanCompany & { profile_url: string };
-  scan: { id: string; url: string; rubric_version: string; finished_at: string; score: number | null; grade: string | null; results: CheckResult[] };
-  options: BundleOptions;
-  baseUrl: string;
-  serviceName: string;
-  /** Pages the latest crawl fetched (verified 2xx then): url and title. */
-  pages: { url: string; title: string }[];
-}
-
-export interface BundleFile {
-  name: string;
-  install_path: string;
-  content_type: string;
-  content: string;
-  addresses_checks: string[];
-}
+// The bundle's types live in a lower file so the prose files (scans.files-docs.ts) need not import this one.
+export type { BundleFile, BundleInput, BundleOptions } from './scans.bundle-types.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

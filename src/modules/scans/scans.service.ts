@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import type { Jobs } from '../../platform/jobs.js';
+import { jobName, type Jobs } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
-import type { CompanyProfile, CompanyRow } from '../companies/companies.schemas.js';
+import type { CompanyProfile } from '../companies/companies.schemas.js';
+import type { CompanyRecord } from '../companies/company.record.js';
 import type { Fetcher } from '../crawl/crawl.fetcher.js';
 import { MAX_SCAN_BYTES, type ScanCompany } from './scans.context.js';
 import type { Entitlement } from './scans.entitlement.js';
@@ -17,8 +18,8 @@ import { zipStore } from './scans.zip.js';
 import { isUuid } from '../../lib/ids.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 
-export const SCAN_QUEUE = 'scans.run';
-export const RESCAN_QUEUE = 'scans.rescan';
+export const SCAN_JOB = jobName<{ scanId: string }>('scans.run');
+export const RESCAN_JOB = jobName<object>('scans.rescan');
 /** A completed scan younger than this is returned by start without force. */
 export const REUSE_HOURS = 24;
 /** Scheduled re-scans for entitled plans: weekly, checked hourly. */
@@ -28,7 +29,7 @@ export const DROP_ALERT_POINTS = 5;
 
 export interface ScansServiceDeps {
   repo: ScansRepo;
-  companies: { getById(id: string): Promise<CompanyRow>; toProfile(row: CompanyRow): CompanyProfile };
+  companies: { getById(id: string): Promise<CompanyRecord>; toProfile(row: CompanyRecord): CompanyProfile };
   /** The crawl module's SSRF-safe fetcher with its network rules (a fresh one per scan). */
   createFetcher: (o: { timeoutMs?: number; maxBytes?: number; userAgent?: string }) => Fetcher;
   pagesOf: (companyId: string) => Promise<{ url: string; title: string }[]>;
@@ -51,7 +52,7 @@ type Summary = { score: number; grade: string; scanned_at: string };
 const SUMMARY_TTL_MS = 60_000;
 const hashToken = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 
-function toScanCompany(row: CompanyRow): ScanCompany {
+function toScanCompany(row: CompanyRecord): ScanCompany {
   return {
     id: row.id, name: row.name, website_url: row.website_url, domain: row.domain, category: row.category, industry: row.industry,
     description: row.description, service_type: row.service_type, city: row.city, country: row.country, address: row.address,
@@ -107,7 +108,7 @@ export function createScansService(deps: ScansServiceDeps) {
     };
   }
 
-  async function company(companyId: string): Promise<CompanyRow> {
+  async function company(companyId: string): Promise<CompanyRecord> {
     const row = await deps.companies.getById(companyId);
     if (!row.website_url) throw new AppError('conflict', 'The company has no website to scan: add its website URL first');
     return row;
@@ -115,7 +116,7 @@ export function createScansService(deps: ScansServiceDeps) {
 
   async function queue(companyId: string, url: string, trigger: 'manual' | 'scheduled', requestedBy: string | null): Promise<ScanRow | undefined> {
     const row = await repo.insertQueued({ companyId, url, trigger, requestedBy, rubricVersion: RUBRIC_VERSION });
-    if (row) await jobs.send(SCAN_QUEUE, { scanId: row.id });
+    if (row) await jobs.send(SCAN_JOB, { scanId: row.id });
     return row;
   }
 
@@ -286,15 +287,15 @@ export function createScansService(deps: ScansServiceDeps) {
   };
 
   jobs.define<{ scanId: string }>({
-    name: SCAN_QUEUE,
+    name: SCAN_JOB,
     retryLimit: 2,
     retryDelaySeconds: 30,
     expireInSeconds: 5 * 60,
     concurrency: 2,
     handler: async (data, meta) => service.runJob(String(data.scanId), { retryCount: meta.retryCount, retryLimit: 2 }),
   });
-  jobs.define<object>({ name: RESCAN_QUEUE, retryLimit: 1, expireInSeconds: 10 * 60, handler: async () => void (await service.queueDueRescans()) });
-  jobs.schedule(RESCAN_QUEUE, '23 * * * *');
+  jobs.define<object>({ name: RESCAN_JOB, retryLimit: 1, expireInSeconds: 10 * 60, handler: async () => void (await service.queueDueRescans()) });
+  jobs.schedule(RESCAN_JOB, '23 * * * *');
 
   return service;
 }

@@ -2,7 +2,7 @@
  * The relevance verdict of a search result: whether it meets the need, judged on its own evidence
  * (not on its rank, which always has a first). Calibrated on the judged evaluation sets
  * (../shared/eval: 80 graded queries, 15 needs nobody serves, 500 companies) with
- * `npx tsx scripts/calibrate-relevance.ts`; README "Relevance verdicts" gives the measured figures.
+ * `npm run eval:relevance` (scripts/bench/calibrate-relevance.ts); docs/search.md gives the measured figures.
  *
  * - strong: the evidence says it does what was asked: its name is what was typed, or it covers most of
  *   the need's words, or it is the query's closest profile by meaning and clearly closer than a typical
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 export type Relevance = 'strong' | 'partial' | 'weak';
 
 /**
- * The typical profile vector of the bundled model (scripts/typical-profile.ts: the mean of the demo
+ * The typical profile vector of the bundled model (scripts/dev/typical-profile.ts: the mean of the demo
  * directory's profiles), or undefined for another model (the directory's own mean is used then).
  * A fixed reference: a small directory's own mean would be pulled toward its few companies.
  */

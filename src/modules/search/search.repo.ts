@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db.js';
 import type { WordCharacters } from '../../lib/trigram.js';
 import { groupByTerm, rankItems, rankWeights } from '../../lib/ts-rank.js';
-import { COMPANY_COLUMNS, type CompanyRow } from '../companies/companies.schemas.js';
+import { COMPANY_COLUMNS, type CompanyRecord } from '../companies/company.record.js';
 
 /** Filters as the search service resolved them (canonical category, ISO country code). */
 export interface SearchFilters {
@@ -362,7 +362,7 @@ export function createSearchRepo(db: Db) {
     },
 
     /** The filtered directory without a query: featured, then verified, then by name (or by the sort asked for). */
-    async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default'): Promise<{ rows: CompanyRow[]; total: number }> {
+    async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default'): Promise<{ rows: CompanyRecord[]; total: number }> {
       const w = whereFilters(filters, 3);
       let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
       const params: unknown[] = [limit, offset, ...w.params];
@@ -372,7 +372,7 @@ export function createSearchRepo(db: Db) {
         params.push(filters.near.latitude, filters.near.longitude);
         order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
       }
-      const rows = await db.query<CompanyRow>(
+      const rows = await db.query<CompanyRecord>(
         `SELECT ${COMPANY_COLUMNS.replace(/(^|,\s*)(\w)/g, '$1c.$2')} FROM companies c WHERE ${w.sql}
           ORDER BY ${order} LIMIT $1 OFFSET $2`,
         params,

@@ -1,5 +1,6 @@
 import type { Relevance } from './relevance.js';
-import { DEFAULT_RADIUS_KM, type SearchResult } from './search.service.js';
+import { DEFAULT_RADIUS_KM } from './search.places.js';
+import type { SearchResult } from './search.tuning.js';
 
 type Place = NonNullable<SearchResult['place']>;
 /** What a listed result needs for the grouping (the agent API's summary and the site's card both have it). */

@@ -1,5 +1,8 @@
 import { html, raw, type SafeHtml } from '../../lib/html.js';
-import { SITE_CSS_HREF } from './site.assets.js';
+import { SITE_CSS_HREF, siteFooter, siteHeader } from '../../platform/page-shell.js';
+
+// The header, footer and plain page are the shell the sign-in pages share (platform/page-shell.ts).
+export { plainPage, siteFooter, siteHeader } from '../../platform/page-shell.js';
 
 /** What every page's head says: title, description, canonical URL, robots, OpenGraph, alternates. */
 export interface PageMeta {
@@ -48,27 +51,5 @@ ${(meta.jsonLd ?? []).map(jsonLdScript)}
 ${siteHeader(meta.siteName)}
 <main id="main"><div class="wrap">${body}</div></main>
 ${siteFooter(meta.siteName)}
-</body></html>`}`;
-}
-
-export function siteHeader(siteName: string): SafeHtml {
-  return html`<header class="site"><div class="wrap"><a class="brand" href="/">${siteName}</a>
-<nav aria-label="Main"><ul><li><a href="/search">Search</a></li><li><a href="/categories">Categories</a></li><li><a href="/for-owners">For owners</a></li><li><a href="/for-agent-developers">For agent developers</a></li><li><a href="/app/">Sign in</a></li></ul></nav></div></header>`;
-}
-
-export function siteFooter(siteName: string): SafeHtml {
-  return html`<footer class="site"><div class="wrap"><ul><li><a href="/for-owners">Claim your company</a></li><li><a href="/for-agent-developers">API and MCP for agents</a></li><li><a href="/sitemap.xml">Sitemap</a></li><li><a href="/docs">API reference</a></li><li><a href="/admin/">Administration</a></li></ul>
-<p>${siteName}: a business directory for people and AI agents. Profiles are written by the companies themselves or read from their websites.</p></div></footer>`;
-}
-
-/** A plain page in the site's look without the crawler head (sign-in pages, errors): noindex. */
-export function plainPage(opts: { title: string; siteName: string; body: SafeHtml; referrer?: 'no-referrer' }): string {
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex">${opts.referrer ? html`<meta name="referrer" content="${opts.referrer}">` : ''}<title>${opts.title}</title>
-<link rel="stylesheet" href="${SITE_CSS_HREF}"></head><body>
-<a class="skip" href="#main">Skip to content</a>
-${siteHeader(opts.siteName)}
-<main id="main"><div class="wrap narrow">${opts.body}</div></main>
-${siteFooter(opts.siteName)}
 </body></html>`}`;
 }

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../lib/html.js';
 import type { CompanyProfile } from '../companies/companies.schemas.js';
 import { layout } from './site.layout.js';
 import { siteUrl, type SiteContext } from './site.pages.listing.js';
-import { categorySlug, locationOf } from './site.service.js';
+import { categorySlug, locationOf } from './site.listed.js';
 
 export interface CompanyView {
   slug: string;

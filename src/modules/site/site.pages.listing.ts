@@ -1,7 +1,7 @@
 import { CATEGORIES } from '../companies/companies.schemas.js';
 import { html, raw, type SafeHtml } from '../../lib/html.js';
 import { layout } from './site.layout.js';
-import { categorySlug, locationOf, type Listed } from './site.service.js';
+import { categorySlug, locationOf, type Listed } from './site.listed.js';
 
 /** What every page needs to know about the site. */
 export interface SiteContext {

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../lib/html.js';
 import { layout } from './site.layout.js';
 import { companyCards, pager, searchForm, siteUrl, type SiteContext } from './site.pages.listing.js';
 import type { SearchView, TextResults, UnknownFilter } from './site.search.js';
-import { categorySlug, locationOf, PAGE_SIZE, type Listed } from './site.service.js';
+import { categorySlug, locationOf, PAGE_SIZE, type Listed } from './site.listed.js';
 
 /** The search as the person wrote it (trimmed), the category in its canonical spelling when known. */
 export interface SearchParams {

@@ -8,7 +8,8 @@ import { categoriesIndexPage, categoryPage, homePage, type SiteContext } from '.
 import { searchPage } from './site.pages.search.js';
 import { badRequestPage, forDevelopersPage, forOwnersPage, notFoundPage } from './site.pages.static.js';
 import { categoriesSitemap, companiesSitemap, robotsTxt, sitemapIndex } from './site.sitemap.js';
-import { categoryOfSlug, MAX_PAGE, type SiteService } from './site.service.js';
+import { categoryOfSlug, MAX_PAGE } from './site.listed.js';
+import type { SiteService } from './site.service.js';
 
 export interface SiteRoutesOptions {
   site: SiteService;

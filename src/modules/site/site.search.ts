@@ -1,8 +1,8 @@
 import { findPlaceInText } from '../../lib/geo.js';
 import { AppError } from '../../platform/errors.js';
-import type { SearchResult } from '../search/search.service.js';
+import type { SearchResult } from '../search/search.tuning.js';
 import { groupByVerdict } from '../search/verdict-groups.js';
-import type { Listed } from './site.service.js';
+import type { Listed } from './site.listed.js';
 
 /**
  * What the public search page shows, read from the search's relevance verdicts (search/relevance.ts):

@@ -1,30 +1,10 @@
-import type { Static } from 'typebox';
-import { CATEGORIES, type CompanyProfile, type CompanySummary, type LocationSchema } from '../companies/companies.schemas.js';
+import { CATEGORIES, type CompanyProfile, type CompanySummary } from '../companies/companies.schemas.js';
 import { canonicalCategory, type CompaniesService } from '../companies/companies.service.js';
-import type { ScansService } from '../scans/index.js';
 import type { SearchService } from '../search/search.service.js';
 import type { WidgetService } from '../widget/widget.service.js';
 import type { SiteRepo } from './site.repo.js';
 import { SEARCH_WINDOW, textResults, unknownFilterOf, type SearchView } from './site.search.js';
-
-export const PAGE_SIZE = 20;
-/** Sitemaps hold at most 50,000 URLs each (sitemaps.org). */
-export const SITEMAP_SIZE = 50_000;
-/** Deepest result page a person can ask for (search depth is bounded anyway). */
-export const MAX_PAGE = 500;
-
-/** "Food & Beverage" → "food-and-beverage". */
-export function categorySlug(category: string): string {
-  return category.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-const categoryBySlug = new Map(CATEGORIES.map((c) => [categorySlug(c), c]));
-export const categoryOfSlug = (slug: string): string | undefined => categoryBySlug.get(slug);
-
-/** The schemas type `location` as a reference; this is what it holds. */
-export type Location = Static<typeof LocationSchema>;
-export const locationOf = (c: { location: unknown }): Location => c.location as Location;
-
-export type Listed = CompanySummary & { slug: string };
+import { categorySlug, MAX_PAGE, PAGE_SIZE, SITEMAP_SIZE, type Listed } from './site.listed.js';
 
 export interface Home {
   categories: { name: string; slug: string; count: number }[];
@@ -53,7 +33,8 @@ export interface SiteServiceDeps {
   repo: SiteRepo;
   companies: CompaniesService;
   search: SearchService;
-  scans: ScansService;
+  /** The latest completed scan's grade (the scans module). */
+  scans: { latestSummary(companyId: string): Promise<{ score: number; grade: string; scanned_at: string } | undefined> };
   widget: WidgetService;
   baseUrl: string;
   now?: () => number;

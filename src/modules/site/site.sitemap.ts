@@ -2,7 +2,7 @@ import { escapeHtml } from '../../lib/html.js';
 import { isoTime } from '../../lib/time.js';
 import { CATEGORIES } from '../companies/companies.schemas.js';
 import { siteUrl, type SiteContext } from './site.pages.listing.js';
-import { categorySlug } from './site.service.js';
+import { categorySlug } from './site.listed.js';
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';

@@ -1,9 +1,8 @@
 import type { HttpModule } from '../../platform/module.js';
-import type { CoreServices } from '../../services.js';
 import { webRoutes } from './web.routes.js';
 
 /** The owners' and administrators' dashboard (the built browser app in web/dist) under /app and /admin. */
-export const webModule: HttpModule<CoreServices> = {
+export const webModule: HttpModule<object> = {
   name: 'web',
   async routes(app) {
     await app.register(webRoutes, {});

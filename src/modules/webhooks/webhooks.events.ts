@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db.js';
-import type { Jobs } from '../../platform/jobs.js';
+import { jobName, type Jobs } from '../../platform/jobs.js';
 import { createWebhooksRepo } from './webhooks.repo.js';
 import type { WebhookEventType } from './webhooks.schemas.js';
 
@@ -25,7 +25,7 @@ export interface WebhookEmitter {
   dispatch(): Promise<void>;
 }
 
-export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
+export const WEBHOOK_DELIVER_JOB = jobName<{ delivery_id: string; attempt: number }>('webhooks.deliver');
 /** Payload format version (the `version` field of every event body). */
 export const EVENT_VERSION = 1;
 

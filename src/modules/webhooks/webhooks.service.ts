@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
-import type { Jobs } from '../../platform/jobs.js';
+import { jobName, type Jobs } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import { resolveSafe, systemResolver, UnsafeAddressError, type ResolvedAddress, type Resolver } from '../../lib/ssrf.js';
 import { stableJson } from '../../lib/stable-json.js';
@@ -22,7 +22,7 @@ import {
 } from './webhooks.schemas.js';
 import { createSecretBox, generateSecret } from './webhooks.signing.js';
 
-export const WEBHOOK_SWEEP_JOB = 'webhooks.sweep';
+export const WEBHOOK_SWEEP_JOB = jobName<object>('webhooks.sweep');
 
 export interface WebhooksServiceDeps {
   db: Db;

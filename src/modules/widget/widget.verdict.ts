@@ -1,6 +1,6 @@
 import { INTENT_TOPICS, topicFor } from '../../lib/insight-topics.js';
 import { dropInstructionLike } from '../../lib/untrusted-text.js';
-import type { CompanyRow } from '../companies/companies.schemas.js';
+import type { CompanyRecord } from '../companies/company.record.js';
 import type { AnswerStatus } from './widget.schemas.js';
 
 /** Text of a page the crawl module stored for a company. */
@@ -62,7 +62,7 @@ function languageName(code: string): string {
   }
 }
 
-export function profileVerdict(question: string, c: CompanyRow, pages: PageText[]): ProfileVerdict {
+export function profileVerdict(question: string, c: CompanyRecord, pages: PageText[]): ProfileVerdict {
   const yesNo = YES_NO.test(question);
   const sentences = [c.description, ...pages.map((p) => p.text)]
     .flatMap((t) => dropInstructionLike(t).match(/[^.!?\n]+[.!?]?/g) ?? [])

@@ -3,7 +3,7 @@ import type { paths } from './schema';
 
 /**
  * The typed client for the service's own API (types generated from /openapi.json by
- * scripts/gen-web-api.ts). The session is an HttpOnly cookie the browser sends by itself;
+ * scripts/dev/gen-web-api.ts). The session is an HttpOnly cookie the browser sends by itself;
  * every state-changing request carries the CSRF header the service requires with cookies.
  */
 export const CSRF_HEADER = 'X-AgentPages-CSRF';

@@ -222,6 +222,8 @@ function EditPromo({ p, onSaved, onCancel }: { p: Promo; onSaved: (p: Promo) => 
 
 function Status({ p }: { p: Promo }) {
   if (!p.active) return <span className="tag rejected">inactive</span>;
+  // Expiry depends on the clock: read at every render, on purpose (nothing here is memoised).
+  // eslint-disable-next-line react-hooks/purity
   if (p.expires_at && new Date(p.expires_at).getTime() <= Date.now()) return <span className="tag pending">expired</span>;
   if (p.max_redemptions !== null && p.times_redeemed >= p.max_redemptions) return <span className="tag pending">used up</span>;
   return <span className="tag approved">active</span>;

@@ -38,7 +38,9 @@ function ProfileForm({ tool }: { tool: Tool }) {
     // keeps its text (a refetch must not wipe unsaved work) and the untouched ones follow.
     const keepTyped = !savedByThisForm.current;
     savedByThisForm.current = false;
-    setF((cur) => (keepTyped ? (Object.fromEntries(Object.entries(next).map(([k, v]) => [k, cur[k as keyof typeof cur] === base[k as keyof typeof base] ? v : cur[k as keyof typeof cur]])) as typeof next) : next));
+    type Key = keyof typeof next;
+    const merge = (cur: typeof next) => Object.fromEntries(Object.entries(next).map(([k, v]) => [k, cur[k as Key] === base[k as Key] ? v : cur[k as Key]])) as typeof next;
+    setF((cur) => (keepTyped ? merge(cur) : next));
     setBase(next);
   }, [tool.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
   const [problems, setProblems] = useState<Record<string, string>>({});

@@ -93,7 +93,7 @@ function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
         {p.messages.length === 0 ? <Empty>No messages yet.</Empty> : p.messages.map((m) => (
           <div key={m.id} className={`msg ${m.author_role === 'company' ? 'owner' : ''}`}>
             <div className="hint">{m.author_role ?? m.kind} · {fmtDate(m.created_at)}</div>
-            {m.text || (m.action ? `(${m.action})` : "")}
+            {m.text || (m.action ? `(${m.action})` : '')}
           </div>
         ))}
       </div>

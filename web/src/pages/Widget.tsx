@@ -1,17 +1,28 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ErrorBox, Loading, Success, useToast, useTitle } from '../ui';
 
 type Config = components['schemas']['WidgetConfig'];
 
+/** The form's fields for a stored configuration. */
+const fieldsOf = (cfg: Config) => ({
+  enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color,
+  position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n'), show_branding: cfg.show_branding,
+});
+
 function Form({ id, cfg }: { id: string; cfg: Config }) {
   const qc = useQueryClient();
   const [toast, say] = useToast();
-  const [f, setF] = useState({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n'), show_branding: cfg.show_branding });
-  useEffect(() => setF({ enabled: cfg.enabled, title: cfg.title, greeting: cfg.greeting, primary_color: cfg.primary_color, text_color: cfg.text_color, position: cfg.position as 'bottom-right' | 'bottom-left', origins: cfg.allowed_origins.join('\n'), show_branding: cfg.show_branding }), [cfg.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [f, setF] = useState(() => fieldsOf(cfg));
+  // A newly stored configuration (saved here, or reloaded) resets the fields: adjusted while rendering, not in an effect.
+  const [shownVersion, setShownVersion] = useState(cfg.updated_at);
+  if (shownVersion !== cfg.updated_at) {
+    setShownVersion(cfg.updated_at);
+    setF(fieldsOf(cfg));
+  }
   const save = useMutation({
     mutationFn: () => unwrap(api.POST('/api/widget/company/{tool_id}', { params: { path: { tool_id: id } }, body: { enabled: f.enabled, title: f.title, greeting: f.greeting, primary_color: f.primary_color, text_color: f.text_color, position: f.position, allowed_origins: f.origins.split(/\s+/).filter(Boolean), show_branding: f.show_branding } })),
     onSuccess: (c) => qc.setQueryData(['widget', id], c),

@@ -1,0 +1,60 @@
+import type { CompanyLocation, ServiceType } from './companies.schemas.js';
+
+/**
+ * One company as the directory stores it (a row of `companies`, without the embedding and the
+ * tsvector). Every module reads this shape; only companies.repo.ts writes it.
+ */
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  website_url: string;
+  domain: string;
+  category: string;
+  industry: string;
+  description: string;
+  country: string;
+  country_code: string;
+  city: string;
+  address: string;
+  service_type: ServiceType;
+  is_verified: boolean;
+  is_featured: boolean;
+  keywords: string[];
+  services: string[];
+  languages: string[];
+  contact_email: string | null;
+  phone: string | null;
+  /** The phone in E.164 (lib/phone.ts), null when it does not parse for the company's country. */
+  phone_e164: string | null;
+  locations: CompanyLocation[];
+  social_links: Record<string, string>;
+  logo_url: string | null;
+  founded_year: number | null;
+  source: string;
+  /** The city's coordinates (lib/geo.ts cityCoordinates), null when the gazetteer does not know it. */
+  latitude: number | null;
+  longitude: number | null;
+  /** Fields the owner set by hand: a re-crawl keeps them. */
+  owner_edited_fields: string[];
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+/** The stored fields that importers, the crawl, owners and administrators write (everything else is the database's). */
+export const STORED_FIELDS = [
+  'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
+  'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
+  'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude',
+] as const satisfies readonly (keyof CompanyRecord)[];
+
+export type StoredField = (typeof STORED_FIELDS)[number];
+
+/** A whole company ready to store: every stored field, normalised and derived (company.normalize.ts). */
+export type CompanyFields = Pick<CompanyRecord, StoredField>;
+
+/** Stored fields kept as jsonb. */
+export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links']);
+
+/** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
+export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, owner_edited_fields, created_at, updated_at, deleted_at`;

@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox';
+import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/extract.js';
+import { findCity } from '../../lib/gazetteer.js';
+import type { ScoredName } from '../../lib/org-name.js';
+import { SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
+
+/**
+ * The shapes the analysers pass between them (the material a site states, who it belongs to, the
+ * profile) and the confidence floors: one lower file, so crawl.analyse.ts, crawl.identity.ts and
+ * crawl.material.ts import it instead of each other.
+ */
+
+/** The material an analyser reads, assembled once from the pages. */
+export interface Material {
+  domain: string;
+  home: ExtractedPage | undefined;
+  pages: ExtractedPage[];
+  org: StructuredOrg | undefined;
+  emails: string[];
+  phones: string[];
+  addresses: string[];
+  structuredAddress: StructuredAddress | undefined;
+  social: Record<string, string>;
+  languages: string[];
+  /** All readable text (for fact checks), lower case. */
+  corpus: string;
+}
+
+/** Who the site belongs to and where to reach it, each field with where it came from and a confidence. */
+export interface FieldSource {
+  value: string;
+  /** How it was found: jsonld, microdata, og:site_name, logo-alt, copyright, title, tel, text, address-shape, tld... */
+  method: string;
+  url: string;
+  confidence: number;
+}
+
+export interface SiteLocation {
+  line: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country: string;
+  label: string;
+  url: string;
+  confidence: number;
+  /** A valid number written next to the address (international display form), one no earlier address has when there is one. */
+  phone?: string;
+}
+
+export interface Identity {
+  name: FieldSource | undefined;
+  nameCandidates: ScoredName[];
+  phone: (FieldSource & { e164: string; display: string }) | undefined;
+  phoneCandidates: string[];
+  /** ISO alpha-2 with how it was decided. */
+  country: FieldSource | undefined;
+  /** The main address found by shape, when no structured address exists. */
+  address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string }) | undefined;
+  locations: SiteLocation[];
+}
+
+export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
+
+/** A city written in a line-based fallback is only kept when the gazetteer knows it. */
+export function knownCity(city: string, country?: string): boolean {
+  return !!findCity(city, country) || !!findCity(city);
+}
+
+/** The company profile an analyser produces from one site. */
+export interface AnalysedProfile {
+  name: string;
+  description: string;
+  category: string;
+  industry: string;
+  services: string[];
+  keywords: string[];
+  country: string;
+  city: string;
+  address: string;
+  service_type: ServiceType;
+  contact_email: string | null;
+  phone: string | null;
+  social_links: Record<string, string>;
+  languages: string[];
+  logo_url: string | null;
+  founded_year: number | null;
+  /** 'llm' or 'rules': which analyser produced it. */
+  analyser: 'llm' | 'rules';
+  /** Where name, phone, city, country and address came from (page, method, confidence). */
+  provenance: Record<string, FieldSource>;
+  /** Every address the site shows (branches), main one first. */
+  locations: SiteLocation[];
+}
+
+export const LlmProfileSchema = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.String(),
+    industry: Type.String(),
+    services: Type.Array(Type.String()),
+    keywords: Type.Array(Type.String()),
+    country: Type.String(),
+    city: Type.String(),
+    address: Type.String(),
+    service_type: Type.Union(SERVICE_TYPES.map((s) => Type.Literal(s))),
+    contact_email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type LlmProfile = Static<typeof LlmProfileSchema>;

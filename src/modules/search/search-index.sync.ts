@@ -1,0 +1,260 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
+import { SearchIndex } from './search-index.js';
+import { loadGraph } from './vector-graph.js';
+import type { KeywordQuery, TermForm } from './keyword-index.js';
+import type { QueryLexeme } from './search.repo.js';
+
+/** The keyword side answered in process (see SearchIndexSync.keywords). */
+export interface KeywordLookup {
+  frequencies(forms: readonly TermForm[]): QueryLexeme[];
+  /** undefined: a filter the index does not evaluate (ask the database). */
+  /** At most `cap` candidates are scored (search.repo keywordCandidates). */
+  candidates(q: KeywordQuery, filters: SearchFilters, limit: number, cap: number): ScoredId[] | undefined;
+}
+
+export interface SearchIndexSyncOptions {
+  dimensions: number;
+  exactBelow: number;
+  buildThreads: number;
+  /** HNSW candidates asked for per result wanted (before filters). */
+  oversample?: number;
+  /** Rows read per query while loading or catching up. */
+  pageSize?: number;
+  /** A catch-up that brings more rows than this drops the graph and rebuilds it (cheaper than one by one). */
+  rebuildAfter?: number;
+  /** Exact scans through the native kernel when it was built (config NATIVE_KERNELS). */
+  nativeKernels?: boolean;
+  /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
+  keywords?: { fieldWeights: readonly [number, number, number, number]; prefixLength: number };
+  log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+}
+
+export interface SearchIndexStatus {
+  state: 'loading' | 'ready' | 'failed' | 'closed';
+  companies: number;
+  graph: 'none' | 'building' | 'ready';
+  syncedVersion: number;
+}
+
+type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' | 'vectorTombstones' | 'trigramWordCharacters'>;
+
+/**
+ * Keeps a SearchIndex in step with the companies table and answers the semantic side of search
+ * from it.
+ *
+ * Consistency: every company write bumps search_corpus_stats.version in its transaction, under
+ * one row lock, so versions commit in order. A search reads that version first (search.service
+ * does, for its answer cache) and passes it here; when the index has not yet caught up with it,
+ * the search waits for one catch-up (single-flight: concurrent searches share it). A catch-up reads
+ * the version, then the transaction watermark, then every row stamped by a transaction at or
+ * after the previous watermark (migration 0017) and the tombstones of hard deletes. So a search
+ * never sees an index older than the version it read, on any instance: the same guarantee as a
+ * query against the database.
+ *
+ * While the first load runs, while the graph is being built for a directory larger than
+ * exactBelow, or when reading fails, `candidates` answers undefined and the caller asks
+ * PostgreSQL (its pgvector index), so search keeps working, only slower.
+ */
+export function createSearchIndexSync(source: Source, options: SearchIndexSyncOptions) {
+  const pageSize = options.pageSize ?? 2000;
+  const rebuildAfter = options.rebuildAfter ?? 1000;
+  const index = new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels });
+  let state: SearchIndexStatus['state'] = 'loading';
+  let syncedVersion = -1;
+  let watermark = '0';
+  let catchingUp: Promise<void> | undefined;
+  let loading: Promise<void> | undefined;
+  let building: Promise<void> | undefined;
+  let worker: Worker | undefined;
+  let failures = 0;
+
+  async function load(): Promise<void> {
+    const started = Date.now();
+    const { version, docs } = await source.corpusStats();
+    const mark = await source.vectorWatermark();
+    index.indexNames(await source.trigramWordCharacters());
+    if (options.keywords) index.indexKeywords(options.keywords.fieldWeights, options.keywords.prefixLength);
+    // Live companies now, plus room for growth before the first reallocation.
+    index.reserve(Math.ceil(docs * 1.05) + 1024);
+    let after: string | null = null;
+    for (;;) {
+      if (state === 'closed') return;
+      const rows = await source.vectorRows(after, pageSize);
+      for (const row of rows) index.apply(row);
+      if (rows.length < pageSize) break;
+      after = rows[rows.length - 1]!.id;
+      // Let requests run between pages (on PGlite the reads share the event loop).
+      await yieldToEventLoop();
+    }
+    watermark = mark;
+    syncedVersion = version;
+    state = 'ready';
+    options.log.info({ companies: index.size, ms: Date.now() - started }, 'vector index loaded');
+    buildGraphIfNeeded();
+  }
+
+  /** Applies every write since the last catch-up. */
+  async function catchUp(): Promise<void> {
+    const { version } = await source.corpusStats();
+    const mark = await source.vectorWatermark();
+    for (const id of await source.vectorTombstones(watermark)) index.remove(id);
+    let after: string | null = null;
+    let changed = 0;
+    for (;;) {
+      const rows = await source.vectorRows(after, pageSize, watermark);
+      // Many rows at once (an import): the graph is rebuilt rather than updated row by row.
+      if (rows.length > 0 && changed + rows.length > rebuildAfter && index.hasGraph) index.dropGraph();
+      for (const row of rows) index.apply(row);
+      changed += rows.length;
+      if (rows.length < pageSize) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    watermark = mark;
+    syncedVersion = Math.max(syncedVersion, version);
+    buildGraphIfNeeded();
+  }
+
+  async function syncTo(version: number): Promise<void> {
+    while (syncedVersion < version) {
+      catchingUp ??= catchUp().finally(() => {
+        catchingUp = undefined;
+      });
+      await catchingUp;
+    }
+  }
+
+  /** Whether the index is loaded and at least as new as `version` (false: this search asks the database). */
+  async function caughtUpWith(version: number): Promise<boolean> {
+    if (state !== 'ready') return false;
+    try {
+      await syncTo(version);
+      return true;
+    } catch (err) {
+      options.log.warn({ err }, 'vector index catch-up failed: this search uses the database');
+      return false;
+    }
+  }
+
+  /** Whether the index is at exactly `version` and holds all `docs` live companies (a company without an embedding is not in it). */
+  async function holdsExactly(version: number, docs: number): Promise<boolean> {
+    if (!(await caughtUpWith(version))) return false;
+    return syncedVersion === version && index.size === docs;
+  }
+
+  function buildGraphIfNeeded(): void {
+    if (state !== 'ready' || building || index.hasGraph || index.size <= options.exactBelow) return;
+    building = buildGraph().finally(() => {
+      building = undefined;
+    });
+  }
+
+  /** Builds the HNSW graph on a worker thread from the shared matrix, then loads it here. */
+  async function buildGraph(): Promise<void> {
+    const started = Date.now();
+    const { matrix, slots } = index.snapshotForBuild();
+    const file = path.join(os.tmpdir(), `agentpages-vectors-${process.pid}-${randomBytes(4).toString('hex')}.usearch`);
+    const entry = new URL(import.meta.url.endsWith('.ts') ? './vector-index.worker.ts' : './vector-index.worker.js', import.meta.url).href;
+    try {
+      const result = await new Promise<{ ok: boolean; error?: string }>((resolve, reject) => {
+        worker = new Worker(new URL('../../platform/worker-entry.mjs', import.meta.url), {
+          workerData: { entry, matrix, slots, dimensions: options.dimensions, file, threads: options.buildThreads },
+        });
+        worker.unref();
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) => resolve({ ok: false, error: `builder exited with ${code}` }));
+      });
+      await worker?.terminate();
+      worker = undefined;
+      if (state === 'closed') return index.buildFailed();
+      if (!result.ok) throw new Error(result.error);
+      index.installGraph(loadGraph(file, options.dimensions, slots.length));
+      options.log.info({ companies: slots.length, ms: Date.now() - started }, 'vector graph built');
+    } catch (err) {
+      index.buildFailed();
+      if (state !== 'closed') {
+        failures++;
+        options.log.warn({ err }, 'vector graph build failed: large unfiltered searches use the database');
+      }
+    } finally {
+      fs.rm(file, { force: true }, () => {});
+    }
+  }
+
+  return {
+    /** Starts the first load in the background (searches use the database until it is done). */
+    start(): void {
+      loading ??= load().catch((err: unknown) => {
+        if (state === 'closed') return;
+        state = 'failed';
+        options.log.warn({ err }, 'vector index load failed: search uses the database');
+      });
+    },
+
+    /**
+     * The `limit` companies most similar to `vector` that pass `filters`, from an index at least
+     * as new as corpus version `version`; undefined: ask the database.
+     */
+    async candidates(vector: Float32Array, filters: SearchFilters, limit: number, version: number): Promise<ScoredId[] | undefined> {
+      if (!(await caughtUpWith(version))) return undefined;
+      return index.search(vector, filters, limit);
+    },
+
+    /**
+     * Companies whose name is word-similar to `query` (the database's `lower(name) %> query`), from an index at
+     * least as new as corpus version `version`, which held `docs` live companies; undefined: ask the database.
+     * A live company without an embedding is not in the index, so the index answers only when it holds all
+     * `docs` of them (a writer that moved on since `version` also sends this search to the database).
+     */
+    async names(query: string, filters: SearchFilters, limit: number, version: number, docs: number): Promise<ScoredId[] | undefined> {
+      if (!(await holdsExactly(version, docs))) return undefined;
+      return index.names(query, filters, limit);
+    },
+
+    /**
+     * Runs `use` on the keyword index (synchronously, so it reads one state of the index) when the index is at
+     * exactly corpus version `version` with all `docs` live companies (as `names`) and scores with these
+     * settings; undefined: ask the database.
+     */
+    async keywords<T>(version: number, docs: number, settings: { fieldWeights: readonly number[]; prefixLength: number }, use: (keywords: KeywordLookup) => T): Promise<T | undefined> {
+      if (!(await holdsExactly(version, docs))) return undefined;
+      const keywords = index.keywordsFor(settings.fieldWeights, settings.prefixLength);
+      if (!keywords) return undefined;
+      return use({
+        frequencies: (forms) => keywords.frequencies(forms),
+        candidates: (q, filters, limit, cap) => index.keywords(keywords, q, filters, limit, cap),
+      });
+    },
+
+    status(): SearchIndexStatus {
+      return { state, companies: index.size, graph: index.hasGraph ? 'ready' : building ? 'building' : 'none', syncedVersion };
+    },
+
+    /** Resolves once loaded and (when the directory needs one) the graph is built: for benchmarks and tests. */
+    async ready(): Promise<void> {
+      await loading;
+      await catchingUp;
+      await building;
+    },
+
+    /** Graph build failures since start (exposed for tests and health). */
+    get buildFailures(): number {
+      return failures;
+    },
+
+    async close(): Promise<void> {
+      state = 'closed';
+      await worker?.terminate();
+      await Promise.allSettled([loading, catchingUp, building]);
+      index.dropGraph();
+    },
+  };
+}
+
+export type SearchIndexSync = ReturnType<typeof createSearchIndexSync>;

@@ -1,0 +1,376 @@
+import type { ScoredId, SearchFilters, VectorSourceRow } from './search.repo.js';
+import type { Graph } from './vector-graph.js';
+import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
+import { NameIndex } from './name-index.js';
+import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
+import { loadNativeKernels, type DotRows } from '../../platform/native.js';
+import { filterPredicate, hasFilters, type FilterColumns } from './index-filters.js';
+import { TopK } from './top-k.js';
+import { dotAt, unitVector } from './vector-math.js';
+
+/**
+ * The semantic side of search, in process: every live company's unit-length embedding in one
+ * Float32Array (shared memory, so the HNSW builder thread reads it without a copy) plus the
+ * columns the search filters read. PostgreSQL stays the source of truth; vector-sync.ts keeps
+ * this copy in step with it before any search that reads a newer corpus version.
+ *
+ * How a query is answered:
+ * - filters leaving at most `exactBelow` companies (and any directory that small): an exact scan
+ *   of those rows, complete, the same answer as PostgreSQL's exact scan;
+ * - otherwise the HNSW graph (usearch, int8-quantised), asked for more neighbours than needed
+ *   (more still when filters drop some), every candidate re-scored exactly from the float
+ *   vectors; when too few candidates pass the filters, the exact scan answers instead;
+ * - with `chooseByCost`, a filter leaving more than `exactBelow` (and at most half the directory)
+ *   is still scanned exactly when rows × measured cost per row is below neighbours asked ×
+ *   measured cost per neighbour: the scan is complete, so it is preferred whenever it is cheaper.
+ * `undefined` means "ask the database" (the graph is being built, or a filter this index does
+ * not evaluate: updated_since).
+ */
+export interface SearchIndexOptions {
+  dimensions: number;
+  /** At most this many matching companies: an exact scan (0.5 µs per company at 512 dimensions). */
+  exactBelow: number;
+  /** HNSW candidates asked for per result wanted, before filters. */
+  oversample: number;
+  /**
+   * Above `exactBelow`, still scan a filter's rows exactly when that is expected to cost less than the
+   * graph search it replaces, by the costs this index measured (per row scanned, per neighbour asked).
+   */
+  chooseByCost?: boolean;
+  /** Exact scans through the native kernel when it was built (default true). */
+  nativeKernels?: boolean;
+}
+
+/** Most slots kept across cached filter matches (16 MB of Int32): older entries go first. */
+const MATCH_SLOTS_BUDGET = 4_000_000;
+
+/** One company as the index receives it (removed, or without an embedding: not indexed). */
+export type IndexRow = VectorSourceRow;
+
+/** The slots of the companies a filter leaves, cached per filter while nothing changes. */
+type Matches = { slots: Int32Array; count: number };
+
+export class SearchIndex {
+  readonly dimensions: number;
+  private options: SearchIndexOptions;
+  private capacity = 0;
+  private matrix: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private readonly slotOf = new Map<string, number>();
+  private idOf: string[] = [];
+  private live = new Uint8Array(0);
+  private readonly free: number[] = [];
+  private used = 0;
+  /** The columns the filters read, one entry per slot. */
+  private cols: FilterColumns = {
+    category: [], countryCode: [], country: [], city: [], industry: [], serviceType: [],
+    verified: new Uint8Array(0), latitude: new Float64Array(0), longitude: new Float64Array(0),
+  };
+  /** Bumped by every write: cached filter matches are valid for one generation. */
+  private generation = 0;
+  private readonly matchCache = new Map<string, { generation: number; matches: Matches }>();
+  private matchSlots = 0;
+  /** Reused while collecting matches (one allocation per directory size, not per filter). */
+  private scratch = new Int32Array(0);
+  /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
+  private readonly dotRows: DotRows | undefined;
+  private dotScratch = new Float64Array(0);
+  /**
+   * Measured costs (µs, moving averages) of the two ways to answer a filtered query: per row of an exact
+   * scan, per neighbour asked of the graph. They start from this machine's figures at 100k companies and
+   * follow the directory as it grows (a graph search costs more per neighbour in a larger graph).
+   */
+  private scanCost: number;
+  private graphCost = 4;
+  /** How many filtered searches above exactBelow each path answered (tests read it). */
+  readonly paths = { scan: 0, graph: 0, fallback: 0 };
+  private graph: Graph | undefined;
+  /** Slots written while a graph was being built from a snapshot of the matrix. */
+  private readonly changedDuringBuild = new Set<number>();
+  private building = false;
+  /** Trigram postings of the names (the name side of search), once the database's word characters are known. */
+  private nameIndex: NameIndex | undefined;
+  /** Lexeme postings of the search vectors (the keyword side of search), once asked for. */
+  private keywordIndex: KeywordIndex | undefined;
+
+  constructor(options: SearchIndexOptions) {
+    this.options = options;
+    this.dimensions = options.dimensions;
+    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRows;
+    this.scanCost = this.dotRows ? 0.3 : 1;
+    this.grow(1024);
+  }
+
+  /** Changes the HNSW oversampling (benchmarks compare settings on one loaded index). */
+  tune(options: Pick<SearchIndexOptions, 'oversample'>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** Starts indexing names, with the database's word characters (pg_trgm follows its locale). */
+  indexNames(wordChars: WordCharacters): void {
+    this.nameIndex ??= new NameIndex(wordChars);
+  }
+
+  /** Starts indexing search vectors for the keyword side, scored with these field weights and prefix length. */
+  indexKeywords(fieldWeights: readonly [number, number, number, number], prefixLength: number): void {
+    this.keywordIndex ??= new KeywordIndex(fieldWeights, prefixLength);
+  }
+
+  /** The keyword index when it scores with these settings (the search's tuning), else undefined. */
+  keywordsFor(fieldWeights: readonly number[], prefixLength: number): KeywordIndex | undefined {
+    return this.keywordIndex?.matches(fieldWeights, prefixLength) ? this.keywordIndex : undefined;
+  }
+
+  /** Live companies in the index. */
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  get hasGraph(): boolean {
+    return this.graph !== undefined;
+  }
+
+  private grow(min: number) {
+    const capacity = Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
+    const d = this.dimensions;
+    const matrix = new Float32Array(new SharedArrayBuffer(capacity * d * 4));
+    matrix.set(this.matrix.subarray(0, this.used * d));
+    this.matrix = matrix;
+    const live = new Uint8Array(capacity);
+    live.set(this.live);
+    this.live = live;
+    const verified = new Uint8Array(capacity);
+    verified.set(this.cols.verified);
+    this.cols.verified = verified;
+    const latitude = new Float64Array(capacity);
+    latitude.set(this.cols.latitude);
+    this.cols.latitude = latitude;
+    const longitude = new Float64Array(capacity);
+    longitude.set(this.cols.longitude);
+    this.cols.longitude = longitude;
+    this.capacity = capacity;
+  }
+
+  /**
+   * Room for `rows` companies in one allocation: growing step by step through a large load would
+   * hold the old and the new matrix at once, which sets the process's peak memory.
+   */
+  reserve(rows: number): void {
+    if (rows > this.capacity) this.grow(rows);
+  }
+
+  /** Adds, replaces or removes one company (removed, or without an embedding: not indexed). */
+  apply(row: IndexRow): void {
+    if (row.removed || !row.vector) return this.remove(row.id);
+    if (row.vector.length !== this.dimensions) return this.remove(row.id);
+    let slot = this.slotOf.get(row.id);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.used++;
+      if (slot >= this.capacity) this.grow(slot + 1);
+      this.slotOf.set(row.id, slot);
+      this.idOf[slot] = row.id;
+    }
+    const d = this.dimensions;
+    let norm = 0;
+    for (let i = 0; i < d; i++) norm += row.vector[i]! * row.vector[i]!;
+    norm = Math.sqrt(norm) || 1;
+    const base = slot * d;
+    for (let i = 0; i < d; i++) this.matrix[base + i] = row.vector[i]! / norm;
+    this.live[slot] = 1;
+    this.cols.category[slot] = row.category.toLowerCase();
+    this.cols.countryCode[slot] = row.countryCode;
+    this.cols.country[slot] = row.country.toLowerCase();
+    this.cols.city[slot] = row.city.toLowerCase();
+    this.cols.industry[slot] = row.industry.toLowerCase();
+    this.cols.serviceType[slot] = row.serviceType;
+    this.cols.verified[slot] = row.verified ? 1 : 0;
+    this.cols.latitude[slot] = row.latitude ?? NaN;
+    this.cols.longitude[slot] = row.longitude ?? NaN;
+    this.nameIndex?.set(slot, row.name);
+    this.keywordIndex?.set(slot, row.searchVector);
+    this.generation++;
+    if (this.building) this.changedDuringBuild.add(slot);
+    if (this.graph) {
+      const key = BigInt(slot);
+      if (this.graph.contains(key)) this.graph.remove(key);
+      this.graph.add(key, this.matrix.subarray(base, base + d));
+    }
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    this.live[slot] = 0;
+    this.nameIndex?.remove(slot);
+    this.keywordIndex?.remove(slot);
+    this.free.push(slot);
+    this.generation++;
+    if (this.building) this.changedDuringBuild.add(slot);
+    if (this.graph) {
+      const key = BigInt(slot);
+      if (this.graph.contains(key)) this.graph.remove(key);
+    }
+  }
+
+  /** The shared matrix and live slots, for a builder thread (a snapshot: later writes are tracked). */
+  snapshotForBuild(): { matrix: Float32Array<ArrayBufferLike>; slots: Int32Array } {
+    this.building = true;
+    this.changedDuringBuild.clear();
+    const slots = new Int32Array(this.slotOf.size);
+    let n = 0;
+    for (const slot of this.slotOf.values()) slots[n++] = slot;
+    return { matrix: this.matrix, slots };
+  }
+
+  /** Installs a graph built from snapshotForBuild() and replays the writes made meanwhile. */
+  installGraph(graph: Graph): void {
+    this.building = false;
+    this.graph = graph;
+    const d = this.dimensions;
+    for (const slot of this.changedDuringBuild) {
+      const key = BigInt(slot);
+      if (graph.contains(key)) graph.remove(key);
+      if (this.live[slot]) graph.add(key, this.matrix.subarray(slot * d, (slot + 1) * d));
+    }
+    this.changedDuringBuild.clear();
+  }
+
+  buildFailed(): void {
+    this.building = false;
+    this.changedDuringBuild.clear();
+  }
+
+  /** Drops the graph (a large batch of writes is cheaper to rebuild than to apply one by one). */
+  dropGraph(): void {
+    this.graph = undefined;
+  }
+
+  /** Companies most similar to `query` (unit length or not) that pass `filters`; score = cosine similarity. */
+  search(query: Float32Array, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+    // Changed-since filters compare timestamps at microsecond precision: the database answers those.
+    if (filters.updatedSince) return undefined;
+    const q = unitVector(this.dimensions, query);
+    const filtered = hasFilters(filters);
+    const matches = filtered ? this.matching(filters) : undefined;
+    const count = matches ? matches.count : this.slotOf.size;
+    if (count === 0) return [];
+    if (count <= this.options.exactBelow) return matches ? this.timedExact(q, matches, limit) : this.exact(q, undefined, limit);
+    if (!this.graph) return undefined;
+    // Ask the graph for enough neighbours that `limit` of them pass the filters (in expectation, with margin).
+    const share = count / this.slotOf.size;
+    const want = Math.min(this.slotOf.size, Math.ceil((limit * this.options.oversample) / share));
+    // The filter's rows are at hand (matching() kept them): a scan can answer, now or as the fallback.
+    const scannable = matches && matches.slots.length === count ? matches : undefined;
+    if (scannable && this.options.chooseByCost && count * this.scanCost < want * this.graphCost) {
+      this.paths.scan++;
+      return this.timedExact(q, scannable, limit);
+    }
+    const started = performance.now();
+    const found = this.graph.search(q, want, 1);
+    const accept = filtered ? filterPredicate(filters, this.cols) : undefined;
+    const heap = new TopK(limit, this.idOf);
+    let passed = 0;
+    for (let i = 0; i < found.keys.length; i++) {
+      const slot = Number(found.keys[i]);
+      if (slot < 0 || slot >= this.used || !this.live[slot]) continue;
+      if (accept && !accept(slot)) continue;
+      passed++;
+      heap.push(slot, dotAt(this.matrix, this.dimensions, q, slot));
+    }
+    if (filtered) {
+      this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
+      this.paths.graph++;
+    }
+    // Too few passed (a filter that the nearest neighbours rarely meet): the exact scan is complete.
+    if (passed < Math.min(limit, count)) {
+      this.paths.fallback++;
+      return scannable ? this.timedExact(q, scannable, limit) : this.exact(q, undefined, limit, accept);
+    }
+    return heap.sorted();
+  }
+
+  /**
+   * Companies whose name is word-similar to `query` and that pass `filters`, best first: what the database's
+   * `word_similarity(query, lower(name))` with `lower(name) %> query` answers (search.repo nameCandidates).
+   * `undefined`: ask the database (names not indexed, or a filter this index does not evaluate).
+   */
+  names(query: string, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+    const names = this.nameIndex;
+    if (!names || filters.updatedSince) return undefined;
+    const q = new Set(trigramSequence(query, names.wordChars));
+    if (q.size === 0) return [];
+    const accept = hasFilters(filters) ? filterPredicate(filters, this.cols) : undefined;
+    const heap = new TopK(limit, this.idOf);
+    // Similarity is at most shared / |q|: fewer shared trigrams cannot reach the threshold.
+    for (const slot of names.candidates(q, Math.ceil(WORD_SIMILARITY_THRESHOLD * q.size - 1e-6))) {
+      if (!this.live[slot] || (accept && !accept(slot))) continue;
+      const score = wordSimilarity(q, trigramSequence(names.nameOf(slot)!, names.wordChars));
+      if (score >= WORD_SIMILARITY_THRESHOLD) heap.push(slot, score);
+    }
+    return heap.sorted();
+  }
+
+  /**
+   * The best `limit` companies for a keyword query that pass `filters`: what search.repo's keywordCandidates
+   * answers. `undefined`: ask the database (search vectors not indexed, or a filter this index does not evaluate).
+   */
+  keywords(keywords: KeywordIndex, q: KeywordQuery, filters: SearchFilters, limit: number, cap: number): ScoredId[] | undefined {
+    if (filters.updatedSince) return undefined;
+    const accept = hasFilters(filters) ? filterPredicate(filters, this.cols) : undefined;
+    const heap = new TopK(limit, this.idOf);
+    keywords.score(q, (slot) => this.live[slot] === 1 && (!accept || accept(slot)), cap, (slot, score) => heap.push(slot, score));
+    return heap.sorted();
+  }
+
+  /** An exact scan of a filter's rows, its cost per row folded into the moving average. */
+  private timedExact(q: Float32Array, matches: Matches, limit: number): ScoredId[] {
+    const started = performance.now();
+    const out = this.exact(q, matches, limit);
+    if (matches.count > 0) this.scanCost = 0.9 * this.scanCost + (0.1 * (performance.now() - started) * 1000) / matches.count;
+    return out;
+  }
+
+  /** Scores the matched slots, or every live slot that `accept` lets through. */
+  private exact(q: Float32Array, matches: Matches | undefined, limit: number, accept?: (slot: number) => boolean): ScoredId[] {
+    const heap = new TopK(limit, this.idOf);
+    if (matches && this.dotRows && q.length === this.dimensions) {
+      // Native: the dot products of every matching row in one call (about 3.5x the JavaScript loop's speed).
+      if (this.dotScratch.length < matches.count) this.dotScratch = new Float64Array(matches.count);
+      this.dotRows(this.matrix as Float32Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
+      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, this.dotScratch[i]!);
+    } else if (matches) {
+      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, dotAt(this.matrix, this.dimensions, q, matches.slots[i]!));
+    } else {
+      for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, dotAt(this.matrix, this.dimensions, q, slot));
+    }
+    return heap.sorted();
+  }
+
+  /** Slots passing the filters (cached until the next write). */
+  private matching(filters: SearchFilters): Matches {
+    const key = JSON.stringify(filters);
+    const hit = this.matchCache.get(key);
+    if (hit && hit.generation === this.generation) return hit.matches;
+    const accept = filterPredicate(filters, this.cols);
+    if (this.scratch.length < this.slotOf.size) this.scratch = new Int32Array(this.slotOf.size);
+    let count = 0;
+    for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && accept(slot)) this.scratch[count++] = slot;
+    // Only an exact scan reads the slots: a filter too broad to scan (more than half the directory, where the
+    // graph is always cheaper) keeps its count alone; the cache keeps at most MATCH_SLOTS_BUDGET slots.
+    const keepSlots = count <= this.options.exactBelow || (this.options.chooseByCost && count <= this.slotOf.size / 2);
+    const matches = { slots: keepSlots ? this.scratch.slice(0, count) : new Int32Array(0), count };
+    if (hit) {
+      this.matchSlots -= hit.matches.slots.length;
+      this.matchCache.delete(key);
+    }
+    this.matchCache.set(key, { generation: this.generation, matches });
+    this.matchSlots += matches.slots.length;
+    // Never the entry just added (it is the newest), even if it alone is over the budget.
+    while (this.matchCache.size > 1 && (this.matchCache.size > 256 || this.matchSlots > MATCH_SLOTS_BUDGET)) {
+      const oldest = this.matchCache.keys().next().value as string;
+      this.matchSlots -= this.matchCache.get(oldest)!.matches.slots.length;
+      this.matchCache.delete(oldest);
+    }
+    return matches;
+  }
+}

@@ -1,0 +1,140 @@
+import { queryTerms } from '../../lib/search-query.js';
+import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
+import { toPgVector } from '../../platform/embeddings/embeddings.js';
+import { searchStageSeconds, timedStage } from '../../platform/outcomes.js';
+import type { TermForm } from './keyword-index.js';
+import { keywordPlan } from './keyword-plan.js';
+import { bundledTypicalProfile } from './relevance.js';
+import type { CorpusStats, ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
+import { fuseSides, type Sides } from './search.ranking.js';
+import type { SearchMode, SearchTuning } from './search.tuning.js';
+import type { SearchIndexSync } from './search-index.sync.js';
+
+/** The in-process search index as retrieval asks it (vector-sync.ts); each answer is undefined when the database must answer instead. */
+export type SearchIndexPort = Pick<SearchIndexSync, 'candidates' | 'names' | 'keywords' | 'status'>;
+
+export interface RetrievalDeps {
+  repo: SearchRepo;
+  embeddings: EmbeddingProvider;
+  tuning: SearchTuning;
+  index?: SearchIndexPort | undefined;
+}
+
+/** Forms of query terms kept (stems, simple forms, prefix forms): fixed by the database's text search configuration. */
+const TERM_FORMS_CACHE_SIZE = 50_000;
+
+const noKeywords: Sides['keyword'] = { rows: [] as ScoredId[], bound: 1, needBound: 1 };
+
+/**
+ * The one rule of every side: the in-process search index answers when it can (it holds exactly the
+ * corpus version this search read, and evaluates the filter), else the database does.
+ */
+async function indexElseDatabase<T>(fromIndex: (() => Promise<T | undefined>) | undefined, fromDatabase: () => Promise<T>): Promise<T> {
+  const answered = fromIndex ? await fromIndex() : undefined;
+  return answered ?? fromDatabase();
+}
+
+/** Candidates for a text from the three sides (keywords, names, meaning), fused. */
+export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDeps) {
+  const termFormsCache = new Map<string, { lexeme: string; prefix: boolean }[]>();
+
+  async function termForms(terms: string[]): Promise<TermForm[]> {
+    const known = new Map<string, { lexeme: string; prefix: boolean }[]>();
+    for (const t of terms) {
+      const hit = termFormsCache.get(t);
+      if (hit) known.set(t, hit);
+    }
+    const missing = [...new Set(terms.filter((t) => !known.has(t)))];
+    if (missing.length > 0) {
+      for (const t of missing) known.set(t, []);
+      for (const r of await repo.termForms(missing, tuning.prefixMinLength)) known.get(missing[r.term]!)!.push({ lexeme: r.lexeme, prefix: r.prefix });
+      for (const t of missing) {
+        termFormsCache.set(t, known.get(t)!);
+        if (termFormsCache.size > TERM_FORMS_CACHE_SIZE) termFormsCache.delete(termFormsCache.keys().next().value as string);
+      }
+    }
+    return terms.flatMap((t, term) => known.get(t)!.map((f) => ({ term, ...f })));
+  }
+
+  /** BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. */
+  function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<Sides['keyword']> {
+    const fromIndex = index && !filters.updatedSince
+      ? async () => {
+        const forms = await termForms(terms);
+        const settings = { fieldWeights: tuning.fieldWeights, prefixLength: tuning.prefixMinLength };
+        return index.keywords(stats.version, stats.docs, settings, (keywords) => {
+          const plan = keywordPlan(keywords.frequencies(forms), stats, tuning);
+          if (!plan) return noKeywords;
+          const rows = keywords.candidates(plan.query, filters, tuning.depth, tuning.keywordCap);
+          return rows ? { rows, bound: plan.bound, needBound: plan.needBound } : undefined;
+        });
+      }
+      : undefined;
+    return indexElseDatabase(fromIndex, async () => {
+      const plan = keywordPlan(await repo.termLexemes(terms, tuning.prefixMinLength), stats, tuning);
+      if (!plan) return noKeywords;
+      const rows = await repo.keywordCandidates({ ...plan.query, fieldWeights: tuning.fieldWeights }, filters, tuning.depth, tuning.keywordCap);
+      return { rows, bound: plan.bound, needBound: plan.needBound };
+    });
+  }
+
+  /** Nearest companies by meaning (the index's graph or exact scan, else pgvector). */
+  function semanticSide(vector: number[], filters: SearchFilters, version: number): Promise<ScoredId[]> {
+    const started = performance.now();
+    const fromIndex = index
+      ? async () => {
+        const found = await index.candidates(Float32Array.from(vector), filters, tuning.semanticDepth, version);
+        if (found) searchStageSeconds.observe({ stage: 'semantic_index' }, (performance.now() - started) / 1000);
+        return found;
+      }
+      : undefined;
+    return indexElseDatabase(fromIndex, () => timedStage('semantic_database', () => repo.semanticCandidates(toPgVector(vector), filters, tuning.semanticDepth, tuning.exactScanBelow)));
+  }
+
+  /** Companies named like the query (the index's name trigrams, else the database's trigram index). */
+  function nameSide(text: string, filters: SearchFilters, stats: CorpusStats) {
+    return indexElseDatabase(index ? () => index.names(text, filters, 20, stats.version, stats.docs) : undefined, () => repo.nameCandidates(text, filters, 20));
+  }
+
+  /**
+   * What a typical profile looks like: the bundled model's reference vector, or for another model the mean
+   * profile vector, read from the database once and again when the directory grew or shrank by
+   * more than 1 % or ten minutes passed (in the background: searches use the previous one meanwhile).
+   */
+  let mean: { vector: number[]; docs: number; at: number } | undefined;
+  let meanLoading: Promise<void> | undefined;
+  const bundledTypical = bundledTypicalProfile(embeddings.model);
+  async function meanProfileVector(stats: CorpusStats): Promise<number[] | undefined> {
+    if (bundledTypical) return bundledTypical;
+    const stale = !mean || Math.abs(stats.docs - mean.docs) > Math.max(10, mean.docs / 100) || Date.now() - mean.at > 600_000;
+    if (stale && !meanLoading) {
+      meanLoading = repo.meanProfileVector().then(
+        (vector) => { if (vector) mean = { vector, docs: stats.docs, at: Date.now() }; },
+        () => undefined,
+      ).finally(() => { meanLoading = undefined; });
+    }
+    if (!mean && meanLoading) await meanLoading;
+    return mean?.vector;
+  }
+
+  return {
+    /** Ranked candidates for a text query (the whole fused list, best first), with their evidence and the query's similarity to a typical profile. */
+    async rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
+      const terms = queryTerms(text);
+      let queryVector: number[] | undefined;
+      const useKeyword = mode !== 'semantic';
+      // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
+      const nameable = text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords;
+      const [keyword, names, semantic] = await Promise.all([
+        useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve(noKeywords),
+        useKeyword && nameable ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
+        mode !== 'keyword' ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => { queryVector = v; return semanticSide(v, filters, stats.version); }) : Promise.resolve([]),
+      ]);
+      const meanVector = queryVector ? await meanProfileVector(stats) : undefined;
+      const typical = queryVector && meanVector ? queryVector.reduce((acc, x, i) => acc + x * (meanVector[i] ?? 0), 0) : 0;
+      return Object.assign(fuseSides({ keyword, names, semantic }, tuning), { typical });
+    },
+  };
+}
+
+export type Retrieval = ReturnType<typeof createRetrieval>;
