@@ -1,14 +1,17 @@
-// Lint for the service (src/, scripts/); the dashboard in web/ has its own package and checks.
+// Lint for the service (src/, scripts/, test/) and the dashboard's source (web/src: React in the browser, with the
+// rules of hooks); the rest of web/ (its build, dependencies and the generated API types) is not linted.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import stylistic from "@stylistic/eslint-plugin";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "dist/**", "web/**", "test-artifacts/**", "src/**/*.client.js"] },
+  { ignores: ["node_modules/**", "dist/**", "web/*", "!web/src", "web/src/api/schema.d.ts", "test-artifacts/**", "src/**/*.client.js"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts", "**/*.mjs"],
+    files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
     rules: {
       // Control characters are matched on purpose (input bounds, untrusted text).
       "no-control-regex": "off",
@@ -18,7 +21,7 @@ export default tseslint.config(
   },
   {
     // Formatting: `npm run format` applies these with --fix; `npm run lint` (in CI) reports them.
-    files: ["**/*.ts", "**/*.mjs"],
+    files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
     ignores: ["**/*.mjs"],
     plugins: { "@stylistic": stylistic },
     rules: {
@@ -39,7 +42,16 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard: browser globals, JSX, and React's rules of hooks.
+    files: ["web/src/**/*.{ts,tsx}"],
+    ...reactHooks.configs.flat.recommended,
+    languageOptions: {
+      globals: globals.browser,
+      parserOptions: { ecmaFeatures: { jsx: true } },
+    },
+  },
+  {
     files: ["**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", setTimeout: "readonly" } },
+    languageOptions: { globals: globals.node },
   },
 );

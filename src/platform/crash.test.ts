@@ -10,8 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { testConfig } from '../config.js';
 import { createServices } from '../services.js';
-import { closeTestEmbeddings, createTestDatabaseUrl, companyFixture, testEmbeddings } from '../test/helpers.js';
-import { startSmtpSink } from '../test/smtp-sink.js';
+import { bearer, closeTestEmbeddings, createTestDatabaseUrl, companyFixture, testEmbeddings } from '../../test/helpers/index.js';
+import { startSmtpSink } from '../../test/fakes/smtp.js';
+import { patience, until } from '../../test/helpers/timing.js';
 import { freePort } from '../lib/free-port.js';
 import { openDb } from './db.js';
 
@@ -20,11 +21,17 @@ import { openDb } from './db.js';
  * proposals (with idempotency keys) and reply, and the owner answers; after a restart on the same
  * store, every acknowledged write is there exactly once, retrying every key creates nothing twice,
  * and the queued notification mails still go out. On PGlite (a data folder) and on PostgreSQL.
+ * Nothing here depends on the machine's speed: every wait ends on what it waits for (a health
+ * answer, acknowledged writes, a webhook, a mail), bounded only against a hang (test/helpers/timing.ts).
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKERS = 4;
 const PAYMENT_WEBHOOK_SECRET = 'whsec_crashtest_0123456789abcdef';
+/** The kill comes no sooner than this into the writes (and only once enough of them were acknowledged). */
 const KILL_AFTER_MS = 1500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether a child process has ended (a signal leaves exitCode null). */
+const ended = (proc: ChildProcess) => proc.exitCode !== null || proc.signalCode !== null;
 
 /** Records the proposal ids of the webhook events it receives (and every webhook-id, for duplicates). */
 async function startWebhookReceiver() {
@@ -61,22 +68,26 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
   async function startServer(): Promise<void> {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', process.env.CRASH_LOG_FILE ? fs.openSync(process.env.CRASH_LOG_FILE, 'a') : 'ignore', 'pipe'] });
     let stderr = '';
-    proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString()).slice(-4000));
+    proc.stderr?.on('data', (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-4000);
+    });
     child = proc;
-    const deadline = Date.now() + 60_000;
+    // Started is when /api/health answers, however long that takes; the bound is for a server that hangs.
+    const bound = patience(5 * 60_000);
+    const deadline = Date.now() + bound;
     for (;;) {
-      if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}): ${stderr}`);
+      if (ended(proc)) throw new Error(`server exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
       const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
       if (ok) return;
-      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 200));
+      if (Date.now() > deadline) throw new Error(`server did not answer /api/health within ${Math.round(bound / 1000)} s: ${stderr}`);
+      await sleep(200);
     }
   }
 
   async function kill(): Promise<void> {
     const proc = child;
     // A process killed by a signal keeps exitCode null (signalCode says how it ended): it will not exit again.
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    if (!proc || ended(proc)) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
@@ -144,12 +155,12 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
   it('keeps every acknowledged proposal, response and reply exactly once, and still sends the queued mail', async () => {
     // An owner (magic link through the SMTP sink) and an agent.
     assert.equal((await call('POST', '/api/auth/magic-link', {}, { email: ownerEmail, purpose: 'verify', website_url: 'https://crash-safe.example.com' })).status, 200);
-    const link = await smtp.waitFor((m) => m.to.includes(ownerEmail) && /token=/.test(m.text));
+    const link = await smtp.waitFor((m) => m.to.includes(ownerEmail) && /token=/.test(m.text), patience(5 * 60_000));
     const token = /token=([A-Za-z0-9_-]+)/.exec(link.text)![1]!;
     const signedIn = await call('GET', `/api/auth/verify-magic?token=${token}&purpose=verify`, {});
     assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
     assert.equal(signedIn.body.company_id, companyId);
-    const owner = { authorization: `Bearer ${signedIn.body.access_token}` };
+    const owner = bearer(signedIn.body.access_token);
     const registered = await call('POST', '/api/v1/agent/register', {}, { name: 'Crash test agent', owner_email: 'agent-owner@crash-agents.example.com' });
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
     const agent = { 'x-api-key': registered.body.api_key as string };
@@ -175,7 +186,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
     const answerer = async () => {
       while (!stop) {
         const pending = [...created.values()].filter((id) => !responses.some((r) => r.id === id)).slice(0, 3);
-        if (!pending.length) await new Promise((r) => setTimeout(r, 20));
+        if (!pending.length) await sleep(20);
         for (const id of pending) {
           const text = `Owner answer to ${id}`;
           const res = await call('POST', `/api/proposals/${id}/respond`, owner, { action: 'respond', message: text }).catch(() => undefined);
@@ -205,10 +216,27 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
       }
     };
     const load = Promise.all([...Array.from({ length: WORKERS }, (_, w) => creator(w)), answerer(), payer()]);
-    await new Promise((r) => setTimeout(r, KILL_AFTER_MS));
-    await kill();
-    stop = true;
-    await load;
+    let loadFailed = false;
+    load.catch(() => (loadFailed = true));
+    try {
+      // The kill comes once the writes the checks below rely on were acknowledged, with writes of every
+      // kind in flight, however long that takes on a busy machine (a fixed delay fits fewer writes there).
+      // It stops waiting early if a writer failed or the server died; the assertions below say what was seen.
+      await Promise.all([
+        sleep(KILL_AFTER_MS),
+        until(
+          () => ({ proposals: created.size, responses: responses.length, paymentEvents: paymentEvents.length }),
+          (n) => loadFailed || ended(child!) || (n.proposals >= 5 && n.responses >= 1 && n.paymentEvents >= 1),
+          'acknowledged writes before the kill',
+          5 * 60_000,
+          20,
+        ),
+      ]);
+    } finally {
+      await kill();
+      stop = true;
+      await load;
+    }
     assert.ok(created.size >= 5, `only ${created.size} proposals were acknowledged before the kill`);
     assert.ok(responses.length >= 1, 'no owner response was acknowledged before the kill');
 
@@ -246,20 +274,21 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
 
     // Every acknowledged owner response reaches the agent's webhook (deliveries recorded with the response survive
     // the kill, whether they were queued, running or not yet queued), and no event is delivered twice.
-    const hookDeadline = Date.now() + 90_000;
+    const hookDeadline = Date.now() + patience(5 * 60_000);
     for (;;) {
       const missing = responses.filter((r) => !hooks.events.some((e) => e.type === 'proposal.responded' && e.proposalId === r.id));
       if (!missing.length) break;
       if (Date.now() > hookDeadline) assert.fail(`no proposal.responded webhook for ${missing.length} of ${responses.length} acknowledged responses`);
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    // Time for a duplicate delivery to arrive, if there were one: a shorter wait makes the check weaker, never wrong.
+    await sleep(1500);
     // At least once: a delivery whose attempt was cut off by the kill may arrive twice, always with the same webhook-id.
     assert.equal(new Set(hooks.events.map((e) => e.proposalId)).size, new Set(hooks.events.map((e) => e.webhookId)).size, 'one webhook-id per event');
 
     // The notification of every acknowledged proposal reaches the owner (queued mail survives the kill).
     // A mail job that was running when the process died is retried once its heartbeat is missed (platform/jobs.ts).
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + patience(5 * 60_000);
     const customers = [...created.keys()].map((key) => attempted.find((a) => a.key === key)!.body.customer_email as string);
     for (;;) {
       const missing = customers.filter((email) => !smtp.messages.some((m) => m.to.includes(ownerEmail) && m.text.includes(`<${email}>`)));
@@ -268,7 +297,7 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
         const near = smtp.messages.filter((m) => missing.some((e) => m.text.includes(e.split('@')[0]!))).map((m) => m.text.slice(-600));
         assert.fail(`no notification for ${missing.length} acknowledged proposals: ${missing.slice(0, 5).join(', ')}; ${smtp.messages.length} mails; near: ${JSON.stringify(near).slice(0, 1500)}`);
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
     }
 
     // Every acknowledged payment event was stored once (a redelivery is a duplicate) and is processed once
@@ -279,13 +308,14 @@ describe('crash safety: SIGKILL during writes, then restart', () => {
     }
     // Wait until the job runner has nothing left for payment events (its queue statistics, refreshed by the
     // supervision pass every few seconds, read twice in a row), then stop the server and read the store once.
-    const paymentDeadline = Date.now() + 90_000;
+    const paymentBound = patience(5 * 60_000);
+    const paymentDeadline = Date.now() + paymentBound;
     for (let idle = 0; idle < 2;) {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       const waiting = [...metrics.matchAll(/^job_queue_jobs\{queue="payments\.event",state="\w+"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
       idle = waiting === 0 ? idle + 1 : 0;
-      if (Date.now() > paymentDeadline) assert.fail(`payment event jobs still waiting after 90 s: ${waiting}`);
-      await new Promise((r) => setTimeout(r, 6000));
+      if (Date.now() > paymentDeadline) assert.fail(`payment event jobs still waiting after ${Math.round(paymentBound / 1000)} s: ${waiting}`);
+      await sleep(6000);
     }
     await kill();
     const config = testConfig({}, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });

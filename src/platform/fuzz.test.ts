@@ -4,8 +4,7 @@ import { before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { registerAgent } from '../modules/agents/agents.test-helpers.js';
-import { companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../test/helpers.js';
+import { actors, companyFixture, seedCompanies, useTestApp } from '../../test/helpers/index.js';
 
 /**
  * Property-based requests generated from each operation's own OpenAPI schemas (issue 20): valid
@@ -94,6 +93,7 @@ const loneSurrogateString = (minLength: number, maxLength: number) =>
 
 describe('fuzz: every operation, generated from the OpenAPI document', () => {
   const t = useTestApp();
+  const as = actors(t);
   let doc: Doc;
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
   addFormats.default(ajv);
@@ -109,14 +109,14 @@ describe('fuzz: every operation, generated from the OpenAPI document', () => {
     const alive = async (url: string, headers: Record<string, string> | undefined) =>
       Boolean(headers) && (await t.app.inject({ method: 'GET', url, headers })).statusCode === 200;
     if (!(await alive('/api/auth/me', credentials.owner))) {
-      const owner = await signInOwner(t, 'owner@fuzz-owner.example.com', 'https://fuzz-owner.example.com');
-      credentials.owner = { authorization: `Bearer ${owner.token}` };
+      const owner = await as.owner('owner@fuzz-owner.example.com', 'https://fuzz-owner.example.com');
+      credentials.owner = owner.headers;
       if (owner.companyId) ids.tool_id = [owner.companyId];
     }
-    if (!(await alive('/api/admin/me', credentials.admin))) credentials.admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    if (!(await alive('/api/admin/me', credentials.admin))) credentials.admin = (await as.admin()).headers;
     if (!(await alive('/api/v1/agent/me', credentials.agent))) {
-      const agent = await registerAgent(t.app, `Fuzz agent ${++agentCount}`, `fuzz-agent-${agentCount}@example.com`);
-      credentials.agent = { 'x-api-key': agent.key };
+      const agent = await as.agent(`Fuzz agent ${++agentCount}`, `fuzz-agent-${agentCount}@example.com`);
+      credentials.agent = agent.headers;
       ids.agent_id = [agent.id];
     }
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
-import { useTestApp } from '../test/helpers.js';
+import { useTestApp } from '../../test/helpers/index.js';
 import { MAX_OFFSET } from './http.js';
 
 // Issue 20: bounds of the HTTP layer answered in the {detail} shape, and integer bounds as 422.

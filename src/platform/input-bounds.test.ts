@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DATE_TIME_RULE } from '../lib/time.js';
-import { signInAdmin, signInOwner, seedCompanies, companyFixture, useTestApp } from '../test/helpers.js';
+import { actors, seedCompanies, companyFixture, useTestApp } from '../../test/helpers/index.js';
 import { serializeError } from './logging.js';
 
 // Issue 11 finding 2 (bounded validation work and answers) and the text-input rule (no control characters).
 describe('input bounds', () => {
   const t = useTestApp();
+  const as = actors(t);
 
   it('answers a body of 60,000 unknown keys with one small 422', async () => {
     const body: Record<string, number> = {};
@@ -19,11 +20,11 @@ describe('input bounds', () => {
 
   it('reports at most 20 validation issues and never echoes a large value', async () => {
     const [id] = await seedCompanies(t.app, [companyFixture({ website_url: 'https://bounds.example.com' })]);
-    const owner = await signInOwner(t, 'owner@bounds.example.com', 'https://bounds.example.com');
+    const owner = await as.owner('owner@bounds.example.com', 'https://bounds.example.com');
     assert.equal(owner.companyId, id);
     const body: Record<string, string> = { description: 'x'.repeat(100_000) };
     for (let i = 0; i < 500; i++) body[`unknown_${i}`] = 'y';
-    const res = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: { authorization: `Bearer ${owner.token}` }, payload: body });
+    const res = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: owner.headers, payload: body });
     assert.equal(res.statusCode, 422);
     assert.ok(res.json().detail.length <= 20);
     assert.ok(res.body.length < 10_000, `answer of ${res.body.length} bytes`);
@@ -51,8 +52,8 @@ describe('input bounds', () => {
 
   it('refuses an unpaired UTF-16 surrogate with a 422 naming the field, on owner edits and MCP tools alike, and keeps emoji (issue 35 A3)', async () => {
     const [id] = await seedCompanies(t.app, [companyFixture({ website_url: 'https://surrogate.example.com' })]);
-    const owner = await signInOwner(t, 'owner@surrogate.example.com', 'https://surrogate.example.com');
-    const headers = { authorization: `Bearer ${owner.token}` };
+    const owner = await as.owner('owner@surrogate.example.com', 'https://surrogate.example.com');
+    const headers = owner.headers;
     // JSON.stringify writes a lone surrogate as the escape \ud800, which JSON.parse turns back into one.
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ name: 'Broken \ud800 name' }, ['body', 'name']],
@@ -100,7 +101,7 @@ describe('input bounds', () => {
       assert.equal(res.statusCode, 200, `${value}: ${res.body}`);
     }
     // The same rule for every date-time a route accepts: an administrator's subscription period, a promo code's expiry.
-    const admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    const admin = (await as.admin()).headers;
     const [id] = await seedCompanies(t.app, [companyFixture()]);
     for (const period_start of ['2020-12-31T23:59:60Z', '2020-01-01T00:00:00+16:00']) {
       const res = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${id}/subscription`, headers: admin, payload: { plan: 'pro', period_start, period_months: 1 } });

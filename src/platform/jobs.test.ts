@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from '../test/helpers.js';
+import { useTestApp } from '../../test/helpers/index.js';
 
 // Issue 20: the queue's supervision pass (statistics, expiry, retention) runs on both stores.
 describe('job queue supervision', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { testConfig } from '../config.js';
-import { startFakeLlm, type FakeLlm } from '../test/fake-llm.js';
+import { startFakeLlm, type FakeLlm } from '../../test/fakes/llm.js';
 import { AppError } from './errors.js';
 import { createLlm } from './llm.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from '../test/helpers.js';
+import { useTestApp } from '../../test/helpers/index.js';
+import { MAIL_JOB } from './mail.js';
 
 // Issue 20: the operator's metrics, for loopback callers or with the metrics token only.
 describe('Prometheus metrics', () => {
@@ -25,7 +26,7 @@ describe('Prometheus metrics', () => {
 
   it('reports how long jobs run, by queue and outcome', async () => {
     // A mail job for a message that is not in the outbox: the handler finds nothing to send and completes.
-    await t.app.services.jobs.send('mail.send', { id: '00000000-0000-4000-8000-000000000001' });
+    await t.app.services.jobs.send(MAIL_JOB, { id: '00000000-0000-4000-8000-000000000001' });
     const completed = /job_run_seconds_count\{queue="mail\.send",outcome="completed"\} [1-9]/;
     let body = '';
     for (let i = 0; i < 100 && !completed.test(body); i++) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { useTestApp } from '../test/helpers.js';
+import { useTestApp } from '../../test/helpers/index.js';
 import { servedRoutes } from './openapi.js';
 
 /** The published OpenAPI document passes Redocly's recommended rules with no error and no warning (issue 20). */

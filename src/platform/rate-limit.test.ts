@@ -5,8 +5,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import type { App } from './http.js';
-import { closeTestEmbeddings, createTestDb, testEmbeddings } from '../test/helpers.js';
-import { registerAgent } from '../modules/agents/agents.test-helpers.js';
+import { closeTestEmbeddings, createTestDb, registerAgent, testEmbeddings } from '../../test/helpers/index.js';
 import { createSharedLimits } from './shared-limits.js';
 
 // A real redis-server when the machine has one; the in-memory store is covered by the agents tests.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../test/helpers.js';
+import { actors, companyFixture, seedCompanies, useTestApp, type Owner } from '../../test/helpers/index.js';
 
 /**
  * Generated from /openapi.json, so a new route cannot skip it: every operation that requires a
@@ -18,15 +18,16 @@ const roleOf = (op: Operation) => op['x-role'];
 
 describe('route security (generated from the OpenAPI document)', () => {
   const t = useTestApp();
+  const as = actors(t);
   let doc: Doc;
-  let ownerA: { token: string; companyId?: string };
-  let ownerB: { token: string };
+  let ownerA: Owner;
+  let ownerB: Owner;
 
   before(async () => {
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     await seedCompanies(t.app, [companyFixture({ website_url: 'https://route-a.example.com' })]);
-    ownerA = await signInOwner(t, 'owner@route-a.example.com', 'https://route-a.example.com');
-    ownerB = await signInOwner(t, 'owner@route-b.example.com', 'https://route-b.example.com');
+    ownerA = await as.owner('owner@route-a.example.com', 'https://route-a.example.com');
+    ownerB = await as.owner('owner@route-b.example.com', 'https://route-b.example.com');
   });
 
   function operations(filter: (path: string, op: Operation) => boolean) {
@@ -81,7 +82,7 @@ describe('route security (generated from the OpenAPI document)', () => {
 
   it('403 for an owner token on every administrator operation', async () => {
     for (const { method, path } of operations((_p, o) => roleOf(o) === 'admin')) {
-      const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: { authorization: `Bearer ${ownerA.token}` }, ...invalidBody(method) });
+      const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: ownerA.headers, ...invalidBody(method) });
       assert.equal(res.statusCode, 403, `${method.toUpperCase()} ${path} as an owner: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
   });
@@ -90,7 +91,7 @@ describe('route security (generated from the OpenAPI document)', () => {
     const companyOps = operations((_p, o) => roleOf(o) === 'company-manager');
     assert.ok(companyOps.length >= 8, `only ${companyOps.length} company operations`);
     for (const { method, path } of companyOps) {
-      const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: { authorization: `Bearer ${ownerB.token}` }, ...invalidBody(method) });
+      const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: url(path, ownerA.companyId!), headers: ownerB.headers, ...invalidBody(method) });
       assert.equal(res.statusCode, 404, `${method.toUpperCase()} ${path} as another owner: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
   });

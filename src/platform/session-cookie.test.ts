@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { signInAdmin, signInOwner, TEST_ADMIN_EMAIL, useTestApp } from '../test/helpers.js';
+import { actors, signInAdmin, signInOwner, TEST_ADMIN_EMAIL, useTestApp } from '../../test/helpers/index.js';
 import { clearSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.js';
 
 /**
@@ -27,6 +27,7 @@ describe('session cookie helpers', () => {
 
 describe('browser sessions through the API', () => {
   const t = useTestApp();
+  const as = actors(t);
 
   const cookieOf = (setCookie: unknown) => {
     const v = Array.isArray(setCookie) ? setCookie[0] : String(setCookie);
@@ -90,11 +91,11 @@ describe('browser sessions through the API', () => {
   });
 
   it('API clients keep bearer tokens: no CSRF header needed, and the header wins over a cookie', async () => {
-    const a = await signInOwner(t, 'bearer-a@example.org');
-    const b = await signInOwner(t, 'bearer-b@example.org');
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${a.token}`, cookie: `agentpages_session=${b.token}` } });
+    const a = await as.owner('bearer-a@example.org');
+    const b = await as.owner('bearer-b@example.org');
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { ...a.headers, ...b.cookie } });
     assert.equal(me.json().user.email, 'bearer-a@example.org');
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${a.token}` } });
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: a.headers });
     assert.equal(out.statusCode, 200);
     const bad = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: 'agentpages_session=not-a-token' } });
     assert.equal(bad.statusCode, 401);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp, bearer } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, useTestApp, bearer } from '../../../test/helpers/index.js';
 
 describe("administrators' directory tools", () => {
   let t: TestContext;

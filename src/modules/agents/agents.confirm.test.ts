@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from '../../test/helpers.js';
-import { confirmationToken, registerAgent } from './agents.test-helpers.js';
+import { confirmationToken, registerAgent, useTestApp } from '../../../test/helpers/index.js';
 
 // Issue 11 finding 5: an agent's owner_email is confirmed before it receives anything else.
 const BASE = '/api/v1/agent';

@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import type { App } from '../../platform/http.js';
-import { closeTestEmbeddings, createTestDb, testEmbeddings, useTestApp } from '../../test/helpers.js';
-import { registerAgent } from './agents.test-helpers.js';
+import { closeTestEmbeddings, createTestDb, registerAgent, testEmbeddings, useTestApp } from '../../../test/helpers/index.js';
 import type { MailDnsResolver } from '../../platform/mail-dns.js';
 
 const BASE = '/api/v1/agent';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { type TestContext, useTestApp } from '../../test/helpers.js';
-import { INSIGHT_PURGE_QUEUE, INSIGHT_RETENTION_DAYS } from './insights.service.js';
+import { type TestContext, useTestApp } from '../../../test/helpers/index.js';
+import { INSIGHT_PURGE_JOB, INSIGHT_RETENTION_DAYS } from './insights.service.js';
 
 /** Rows aged in days, directory-wide (company_id NULL). */
 async function insertAged(t: TestContext, ages: number[]) {
@@ -23,7 +23,7 @@ describe('insights retention: daily purge job', () => {
     const t = useTestApp({ runJobs: false });
 
     it('still stores the daily schedule, so whichever process works the queue purges', async () => {
-      const s = await t.app.services.jobs.boss.getSchedule(INSIGHT_PURGE_QUEUE);
+      const s = await t.app.services.jobs.boss.getSchedule(INSIGHT_PURGE_JOB);
       assert.ok(s, 'schedule stored');
       assert.equal(s.cron, '17 3 * * *');
       assert.equal(s.timezone, 'UTC');
@@ -41,13 +41,13 @@ describe('insights retention: daily purge job', () => {
 
     it('deletes rows older than the retention and keeps newer ones', async () => {
       await insertAged(t, [400, INSIGHT_RETENTION_DAYS + 1, INSIGHT_RETENTION_DAYS - 1, 0]);
-      const id = await t.app.services.jobs.send(INSIGHT_PURGE_QUEUE, {});
+      const id = await t.app.services.jobs.send(INSIGHT_PURGE_JOB, {});
       assert.ok(id);
       // Wait for the worker to finish the job (bounded, so a broken queue fails instead of hanging).
       let state: string | undefined;
       for (let i = 0; i < 200 && state !== 'completed' && state !== 'failed'; i++) {
         await sleep(50);
-        state = (await t.app.services.jobs.boss.findJobs(INSIGHT_PURGE_QUEUE, { id }))[0]?.state;
+        state = (await t.app.services.jobs.boss.findJobs(INSIGHT_PURGE_JOB, { id }))[0]?.state;
       }
       assert.equal(state, 'completed');
       assert.deepEqual(await questions(t), [`asked ${INSIGHT_RETENTION_DAYS - 1} days ago`, 'asked 0 days ago']);

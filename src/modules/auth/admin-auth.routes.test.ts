@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, signInAdmin, signInOwner, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, useTestApp } from '../../test/helpers.js';
+import { actors, bearer, buildTestApp, closeTestEmbeddings, signInAdmin, signInOwner, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, useTestApp } from '../../../test/helpers/index.js';
 
 /** Two answers compared for what they say (each request has its own id). */
 const withoutRequestId = ({ request_id: _id, ...rest }: Record<string, unknown>) => rest;
@@ -10,10 +10,11 @@ const PASSWORD = 'a long enough admin password';
 
 describe('administrator sign-in (no SMTP: outbox and developer mailbox)', () => {
   const t = useTestApp({ adminEmail: ADMIN, adminPassword: PASSWORD });
+  const as = actors(t);
 
   const login = (email: string, password: string, ip = '10.1.0.1') =>
     t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password }, remoteAddress: ip });
-  const adminMe = (token: string) => t.app.inject({ method: 'GET', url: '/api/admin/me', headers: { authorization: `Bearer ${token}` } });
+  const adminMe = (token: string) => t.app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(token) });
 
   it('creates the first administrator from ADMIN_EMAIL/ADMIN_PASSWORD (idempotent) and signs in with the password', async () => {
     await t.app.services.auth.ensureConfiguredAdmin();
@@ -85,16 +86,16 @@ describe('administrator sign-in (no SMTP: outbox and developer mailbox)', () => 
     const { token } = await t.app.services.auth.createSignInToken({ email: TEST_ADMIN_EMAIL, purpose: 'login' });
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/admin/magic-link/verify?token=${token}` })).statusCode, 400);
     // An admin token passes owner guards (admins may act as owners) but has no owner profile.
-    const adminToken = await signInAdmin(t);
-    assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: { authorization: `Bearer ${adminToken}` } })).statusCode, 200);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${adminToken}` } })).statusCode, 403);
+    const admin = await as.admin();
+    assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: admin.headers })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: admin.headers })).statusCode, 403);
   });
 
   it('logout revokes the administrator token', async () => {
-    const token = await signInAdmin(t);
-    const out = await t.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { authorization: `Bearer ${token}` } });
+    const admin = await as.admin();
+    const out = await t.app.inject({ method: 'POST', url: '/api/admin/logout', headers: admin.headers });
     assert.equal(out.statusCode, 200);
-    assert.equal((await adminMe(token)).statusCode, 401);
+    assert.equal((await adminMe(admin.token)).statusCode, 401);
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/admin/logout' })).statusCode, 401);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
-import { startSmtpSink } from '../../test/smtp-sink.js';
+import { actors, bearer, companyFixture, seedCompanies, signInOwner, useTestApp } from '../../../test/helpers/index.js';
+import { startSmtpSink } from '../../../test/fakes/smtp.js';
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
 
@@ -14,6 +14,7 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     smtp = await startSmtpSink();
   });
   const t = useTestApp(() => ({ smtpUrl: smtp.url, runJobs: true, baseUrl: 'https://agentpages.test' }));
+  const as = actors(t);
   after(async () => {
     await smtp.close();
   });
@@ -33,7 +34,7 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
   }
 
   const verify = (token: string, purpose = 'login') => t.app.inject({ method: 'GET', url: `/api/auth/verify-magic?token=${token}&purpose=${purpose}` });
-  const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+  const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
 
   it('request a link, read the mail, verify, call /api/auth/me', async () => {
     const email = uniqueEmail();
@@ -226,20 +227,20 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     assert.equal((await me(`${h}.${p}.${'x'.repeat(43)}`)).statusCode, 401, 'forged signature');
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const escalated = Buffer.from(JSON.stringify({ ...claims, kind: 'admin' })).toString('base64url');
-    assert.equal((await t.app.inject({ method: 'GET', url: '/api/admin/me', headers: { authorization: `Bearer ${h}.${escalated}.${token.split('.')[2]}` } })).statusCode, 401);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(`${h}.${escalated}.${token.split('.')[2]}`) })).statusCode, 401);
   });
 
   it('sign-out and account removal revoke tokens', async () => {
     const email = uniqueEmail();
-    const a = await signInOwner(t, email);
-    const b = await signInOwner(t, email);
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${a.token}` } });
+    const a = await as.owner(email);
+    const b = await as.owner(email);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: a.headers });
     assert.equal(out.statusCode, 200);
     assert.equal((await me(a.token)).statusCode, 401, 'signed-out token is refused');
     assert.equal((await me(b.token)).statusCode, 200, 'another session stays');
 
-    const owner = await signInOwner(t, 'leaver@leaving-co.com', 'leaving-co.com');
-    const del = await t.app.inject({ method: 'DELETE', url: '/api/auth/me', headers: { authorization: `Bearer ${owner.token}` } });
+    const owner = await as.owner('leaver@leaving-co.com', 'leaving-co.com');
+    const del = await t.app.inject({ method: 'DELETE', url: '/api/auth/me', headers: owner.headers });
     assert.equal(del.statusCode, 200);
     assert.equal((await me(owner.token)).statusCode, 401);
     assert.equal(await t.app.services.ownership.owns(owner.userId, owner.companyId!), false);
@@ -251,8 +252,8 @@ describe('owner magic-link sign-in (real SMTP server)', () => {
     const email = uniqueEmail();
     await t.app.services.auth.createSignInToken({ email, purpose: 'login' });
     await t.app.services.auth.expireMagicTokensOf(email);
-    const { token } = await signInOwner(t, email);
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: { authorization: `Bearer ${token}` } });
+    const owner = await as.owner(email);
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: owner.headers });
     assert.equal(res.statusCode, 200);
     assert.ok(res.json().deleted >= 1);
     assert.equal((await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens' })).statusCode, 401);

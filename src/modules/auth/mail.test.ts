@@ -4,8 +4,8 @@ import Fastify from 'fastify';
 import { testConfig } from '../../config.js';
 import { createJobs, type Jobs } from '../../platform/jobs.js';
 import { createMailer, type MailService } from '../../platform/mail.js';
-import { createTestDb } from '../../test/helpers.js';
-import { startSmtpSink } from '../../test/smtp-sink.js';
+import { createTestDb } from '../../../test/helpers/index.js';
+import { startSmtpSink } from '../../../test/fakes/smtp.js';
 import type { Db } from '../../platform/db.js';
 
 describe('mailer: outbox first, SMTP in a background job with retries', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, signInAdmin, signInOwner, type TestContext, useTestApp } from '../../test/helpers.js';
+import { actors, bearer, buildTestApp, closeTestEmbeddings, type TestContext, useTestApp } from '../../../test/helpers/index.js';
 
 // Regression tests for the sign-in findings of the security probe (issue 11: 1, 4, 8, 10).
 const ADMIN = 'root@agentpages.test';
@@ -63,9 +63,9 @@ describe('developer mailbox and mail logging (finding 1)', () => {
     await t.app.inject({ method: 'GET', url: '/api/v1/agent/me', headers: { 'x-api-key': key } });
     await t.app.inject({ method: 'GET', url: '/api/v1/agent/me', headers: { 'x-api-key': `${key.slice(0, -3)}xyz` } });
     const login = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: ADMIN, password: PASSWORD } });
-    const bearer = login.json().access_token as string;
-    secrets.push(bearer);
-    await t.app.inject({ method: 'GET', url: '/api/admin/me', headers: { authorization: `Bearer ${bearer}` } });
+    const adminToken = login.json().access_token as string;
+    secrets.push(adminToken);
+    await t.app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(adminToken) });
     await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: ADMIN, password: `${PASSWORD}!` } });
     const mails = await t.app.services.mail.recent({ to: 'bot@logs.example.org' });
     const confirm = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(mails[0]!.text_body)![1]!;
@@ -156,6 +156,7 @@ describe('sign-in throttling cannot lock out the real person (finding 4)', () =>
 
 describe('sign-in confirm forms, security headers, token cleanup (findings 8 and 10)', () => {
   const t = useTestApp();
+  const as = actors(t);
 
   const confirm = async (headers: Record<string, string>) => {
     const { token } = await t.app.services.auth.createSignInToken({ email: 'csrf@example.org', purpose: 'login' });
@@ -190,13 +191,13 @@ describe('sign-in confirm forms, security headers, token cleanup (findings 8 and
     await t.app.services.auth.createSignInToken({ email: 'mine@cleanup.example.org', purpose: 'login' });
     await t.app.services.auth.createSignInToken({ email: 'theirs@cleanup.example.org', purpose: 'login' });
     await t.db.query(`UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE email LIKE '%@cleanup.example.org'`);
-    const owner = await signInOwner(t, 'mine@cleanup.example.org');
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: { authorization: `Bearer ${owner.token}` } });
+    const owner = await as.owner('mine@cleanup.example.org');
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: owner.headers });
     assert.equal(res.statusCode, 200);
     const left = await t.db.query<{ email: string }>(`SELECT email FROM magic_tokens WHERE email LIKE '%@cleanup.example.org' AND expires_at <= now()`);
     assert.deepEqual(left.map((r) => r.email), ['theirs@cleanup.example.org']);
-    const admin = await signInAdmin(t);
-    await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: { authorization: `Bearer ${admin}` } });
+    const admin = await as.admin();
+    await t.app.inject({ method: 'DELETE', url: '/api/auth/cleanup-tokens', headers: admin.headers });
     assert.equal((await t.db.query(`SELECT 1 FROM magic_tokens WHERE email LIKE '%@cleanup.example.org' AND expires_at <= now()`)).length, 0);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { bearer, companyFixture, seedCompanies, signInAdmin, useTestApp } from '../../test/helpers.js';
+import { bearer, companyFixture, seedCompanies, signInAdmin, useTestApp } from '../../../test/helpers/index.js';
 
 interface Change {
   id: string;

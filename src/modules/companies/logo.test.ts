@@ -26,6 +26,13 @@ describe('logo content sniffing and normalisation', () => {
     assert.deepEqual([out.width, out.height, out.contentType], [30, 60, 'image/png']);
   });
 
+  it('rasterises an SVG to a PNG of 512 px', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" fill="#1f5eff"/></svg>');
+    // A generous render budget: this checks the result, not the limit (svg-render.test.ts does).
+    const out = await normaliseLogo(svg, { cpuMs: 10 * 60_000, wallMs: 30 * 60_000 });
+    assert.deepEqual([out.width, out.height, out.contentType, out.originalFormat], [512, 512, 'image/png', 'svg']);
+  });
+
   it('refuses a body that claims PNG but is not one', async () => {
     const fake = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really')]);
     await assert.rejects(normaliseLogo(fake), (e: unknown) => e instanceof AppError && e.status === 422);

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { companyFixture, seedCompanies, signInAdmin, useTestApp } from '../../test/helpers.js';
+import { actors, companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 
 /** The administrators' company list decodes its keyset cursor before any value reaches the database (issue 35 A2). */
 describe('administrators\' company list cursor', () => {
   const t = useTestApp();
+  const as = actors(t);
 
   it('refuses a cursor PostgreSQL could not read with a 422 on cursor, and follows a real one', async () => {
-    const admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    const admin = (await as.admin()).headers;
     await seedCompanies(t.app, [companyFixture(), companyFixture(), companyFixture()]);
     const list = (cursor: string) => t.app.inject({ method: 'GET', url: `/api/tools/admin/companies?limit=2&cursor=${cursor}`, headers: admin });
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

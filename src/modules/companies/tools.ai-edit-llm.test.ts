@@ -1,30 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testConfig } from '../../config.js';
-import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
-import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
+import { startFakeLlm, type FakeLlm } from '../../../test/fakes/llm.js';
+import { actors, companyFixture, seedCompanies, useTestApp, type Owner } from '../../../test/helpers/index.js';
 
 describe('AI edit through a language model (fake chat-completions server)', () => {
   let fake: FakeLlm;
   let id: string;
-  let token: string;
+  let owner: Owner;
 
   before(async () => {
     fake = await startFakeLlm();
   });
   const t = useTestApp(() => ({ llm: { ...testConfig().llm, baseUrl: fake.baseUrl, timeoutMs: 1500, maxRetries: 0 } }));
+  const as = actors(t);
   before(async () => {
     [id] = (await seedCompanies(t.app, [
       companyFixture({ name: 'Delta Tiles', website_url: 'https://delta-tiles.com', category: 'Construction & Home Services', keywords: ['tiles'], phone: '+49 1 2', city: 'Berlin' }),
     ])) as [string];
-    token = (await signInOwner(t, 'owner@delta-tiles.com', 'https://delta-tiles.com')).token;
+    owner = await as.owner('owner@delta-tiles.com', 'https://delta-tiles.com');
   });
   after(async () => {
     await fake.close();
   });
 
   const aiEdit = (payload: object) =>
-    t.app.inject({ method: 'POST', url: `/api/tools/${id}/ai-edit`, headers: { authorization: `Bearer ${token}` }, payload });
+    t.app.inject({ method: 'POST', url: `/api/tools/${id}/ai-edit`, headers: owner.headers, payload });
 
   it('turns valid model output into a validated diff and applies it', async () => {
     fake.respond = () => JSON.stringify({ changes: { keywords: ['tiles', 'Austria'], phone: null, description: '<p>We are <b>ISO 27001</b> certified.</p>' }, notes: 'Added Austria.' });
@@ -40,7 +41,7 @@ describe('AI edit through a language model (fake chat-completions server)', () =
     const req = fake.requests.at(-1)!;
     assert.equal(req.response_format?.type, 'json_schema');
     assert.match(req.messages[1]!.content, /drop the old phone number/);
-    assert.equal((await t.app.inject({ method: 'POST', url: `/api/tools/${id}/ai-edit/undo`, headers: { authorization: `Bearer ${token}` } })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/tools/${id}/ai-edit/undo`, headers: owner.headers })).statusCode, 200);
   });
 
   it('never applies fields the model may not touch, or invalid values', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from '../../test/helpers.js';
+import { useTestApp } from '../../../test/helpers/index.js';
 
 describe('OpenAPI: logo upload', () => {
   const t = useTestApp();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { bearer, companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
+import { bearer, companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../../test/helpers/index.js';
 
 /** A multipart/form-data body with one file part. */
 function multipartBody(file: Buffer, filename = 'logo.png', contentType = 'image/png') {

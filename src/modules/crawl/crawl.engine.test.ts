@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { extractPage } from '../../lib/extract.js';
-import { closeTestEmbeddings, testEmbeddings } from '../../test/helpers.js';
-import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
+import { closeTestEmbeddings, testEmbeddings } from '../../../test/helpers/index.js';
+import { startFakeLlm, type FakeLlm } from '../../../test/fakes/llm.js';
 import { createLlm } from '../../platform/llm.js';
 import { testConfig } from '../../config.js';
 import { createAnalyser, type AnalysedProfile } from './crawl.analyse.js';
 import { assembleMaterial } from './crawl.material.js';
 import { createEngine, HostPacer, parseSitemap, type CrawlOutcome } from './crawl.engine.js';
 import { createFetcher, FetchError, type Fetcher } from './crawl.fetcher.js';
-import { FIXTURE_SITES, fixtureResolver, startFixtureFarm, type FixtureFarm } from './crawl.fixtures.js';
+import { FIXTURE_SITES, fixtureResolver, startFixtureFarm, type FixtureFarm } from '../../../test/fixtures/crawl/farm.js';
 
 const UA = 'agentpages-bot/2.0 (+http://localhost/agentpages.md)';
 const FIELDS = ['category', 'city', 'country', 'service_type', 'email', 'phone'] as const;

@@ -4,12 +4,12 @@ import { extractPage } from '../../lib/extract.js';
 import { parsePhone, phonesInLine } from '../../lib/phone.js';
 import { testConfig } from '../../config.js';
 import { createLlm } from '../../platform/llm.js';
-import { startFakeLlm } from '../../test/fake-llm.js';
+import { startFakeLlm } from '../../../test/fakes/llm.js';
 import { createAnalyser } from './crawl.analyse.js';
 import { assembleMaterial } from './crawl.material.js';
-import { evaluate, evaluateFixturesOffline, flatEmbeddings, profileOf, sameName } from './crawl.eval.js';
+import { evaluate, evaluateFixturesOffline, flatEmbeddings, profileOf, sameName } from '../../../test/eval/crawl/harness.js';
 import { identify } from './crawl.identity.js';
-import { EVAL_SITES, HOLDOUT_SITES } from './eval-sites/index.js';
+import { EVAL_SITES, HOLDOUT_SITES } from '../../../test/eval/crawl/sites/index.js';
 
 /**
  * Crawl extraction accuracy floors (issue 19): `npm run eval:crawl` prints the numbers. The

@@ -3,9 +3,9 @@ import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
-import { bearer, closeTestEmbeddings, createTestDb, signInOwner, testEmbeddings, type TestContext } from '../../test/helpers.js';
+import { bearer, closeTestEmbeddings, createTestDb, signInOwner, testEmbeddings, type TestContext } from '../../../test/helpers/index.js';
 import { pageExcerpts } from '../widget/widget.service.js';
-import { fixtureResolver, startFixtureFarm, type FixtureFarm, type FixtureSite } from './crawl.fixtures.js';
+import { fixtureResolver, startFixtureFarm, type FixtureFarm, type FixtureSite } from '../../../test/fixtures/crawl/farm.js';
 import { PAGE_TEXT_MAX_CHARS } from './crawl.service.js';
 
 /**

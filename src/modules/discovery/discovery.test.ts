@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { useTestApp } from '../../test/helpers.js';
+import { useTestApp } from '../../../test/helpers/index.js';
 import { ucpNamespace } from './discovery.service.js';
 
 const BASE = 'https://directory.example.org';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { useTestApp, type TestContext } from '../../test/helpers.js';
+import { useTestApp, type TestContext } from '../../../test/helpers/index.js';
 import { MODERN_VERSION } from '../mcp/mcp.protocol.js';
 
 const BASE = 'https://directory.example.org';

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
-import { registerAgent } from '../agents/agents.test-helpers.js';
+import { companyFixture, registerAgent, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { MODERN_VERSION } from './mcp.protocol.js';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
-import { companyFixture, seedCompanies, type TestContext, useTestApp } from '../../test/helpers.js';
+import { startFakeLlm, type FakeLlm } from '../../../test/fakes/llm.js';
+import { companyFixture, seedCompanies, type TestContext, useTestApp } from '../../../test/helpers/index.js';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 

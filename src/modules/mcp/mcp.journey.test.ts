@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bearer, companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
+import { bearer, companyFixture, seedCompanies, signInOwner, useTestApp } from '../../../test/helpers/index.js';
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 

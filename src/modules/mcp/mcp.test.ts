@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
-import { registerAgent } from '../agents/agents.test-helpers.js';
+import { buildTestApp, closeTestEmbeddings, companyFixture, registerAgent, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { ALL_VERSIONS, MODERN_VERSION } from './mcp.protocol.js';
 import { originAllowed } from './mcp.routes.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Stripe from 'stripe';
-import { bearer, signInAdmin, signInOwner, useTestApp } from '../../test/helpers.js';
-import { startFakeStripe, type FakeStripe } from './stripe.fake.js';
+import { bearer, signInAdmin, signInOwner, useTestApp } from '../../../test/helpers/index.js';
+import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripe.js';
 
 /** The real Stripe SDK against the fake Stripe server: the requests we make, error mapping, the webhook matrix. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bracket-decoded form bodies of the fake
@@ -30,7 +30,7 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     await fake.close();
   });
 
-  const payments = () => t.app.services.payments.impl;
+  const payments = () => t.app.services.payments;
   const checkout = (token: string | null, body: object, key?: string) => t.app.inject({
     method: 'POST', url: '/api/payments/create-checkout', payload: body,
     headers: { ...(token ? bearer(token) : {}), ...(key ? { 'idempotency-key': key } : {}) },

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { companyFixture, seedCompanies, signInOwner, useTestApp } from '../../test/helpers.js';
-import { registerAgent } from '../agents/agents.test-helpers.js';
+import { actors, companyFixture, seedCompanies, useTestApp, type Agent, type Owner } from '../../../test/helpers/index.js';
 import { checkNeededByWindow, cleanStructured, detailLabel, formatBudget } from './proposals.fields.js';
 
 const BASE = '/api/v1/agent';
@@ -17,10 +16,11 @@ type ToolResult = { content: { type: string; text: string }[]; structuredContent
 describe('proposals: structured requests (issue 37)', () => {
   // Webhook endpoints on 127.0.0.1; jobs do not run, so recorded events stay in the store to be read.
   const t = useTestApp({}, { WEBHOOKS_ALLOW_PRIVATE: 'true' });
-  let agent: { id: string; key: string };
+  const as = actors(t);
+  let agent: Agent;
   let companyId: string;
   let otherCompanyId: string;
-  let owner: string;
+  let owner: Owner;
 
   const neededBy = inDays(30);
   const structured = {
@@ -37,9 +37,8 @@ describe('proposals: structured requests (issue 37)', () => {
     ...structured,
     ...over,
   });
-  const asAgent = (key: string) => ({ 'x-api-key': key });
   const create = (payload: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: `${BASE}/proposals`, headers: { ...asAgent(agent.key), ...headers }, payload: payload as Record<string, unknown> });
+    t.app.inject({ method: 'POST', url: `${BASE}/proposals`, headers: { ...agent.headers, ...headers }, payload: payload as Record<string, unknown> });
   const expected = {
     budget: { amount: 2500, currency: 'EUR' },
     needed_by: neededBy,
@@ -54,8 +53,8 @@ describe('proposals: structured requests (issue 37)', () => {
       companyFixture({ name: 'Roof Works', website_url: 'https://roof-works.example.com', category: 'Construction & Home Services' }),
       companyFixture({ name: 'Other Roofers', website_url: 'https://other-roofers.example.com' }),
     ])) as [string, string];
-    agent = await registerAgent(t.app, 'Structured agent', 'structured@agents.example.com');
-    owner = (await signInOwner(t, 'owner@roof-works.example.com', 'https://roof-works.example.com')).token;
+    agent = await as.agent('Structured agent', 'structured@agents.example.com');
+    owner = await as.owner('owner@roof-works.example.com', 'https://roof-works.example.com');
   });
 
   it('stores the fields and returns them to the agent (create, get, list), to the owner and in the owner mail', async () => {
@@ -64,13 +63,13 @@ describe('proposals: structured requests (issue 37)', () => {
     const created = res.json();
     assert.deepEqual(fieldsOf(created), expected);
 
-    const got = (await t.app.inject({ method: 'GET', url: `${BASE}/proposals/${created.id}`, headers: asAgent(agent.key) })).json();
+    const got = (await t.app.inject({ method: 'GET', url: `${BASE}/proposals/${created.id}`, headers: agent.headers })).json();
     assert.deepEqual(fieldsOf(got), expected);
     assert.deepEqual(Object.keys(got.details), ['property_type', 'area_m2', 'floors', 'occupied'], 'details keep the order the agent gave');
-    const listed = (await t.app.inject({ method: 'GET', url: `${BASE}/proposals`, headers: asAgent(agent.key) })).json();
+    const listed = (await t.app.inject({ method: 'GET', url: `${BASE}/proposals`, headers: agent.headers })).json();
     assert.deepEqual(fieldsOf(listed.proposals.find((p: { id: string }) => p.id === created.id)), expected);
 
-    const ownerList = await t.app.inject({ method: 'GET', url: '/api/proposals', headers: { authorization: `Bearer ${owner}` } });
+    const ownerList = await t.app.inject({ method: 'GET', url: '/api/proposals', headers: owner.headers });
     assert.equal(ownerList.statusCode, 200, ownerList.body);
     assert.deepEqual(fieldsOf(ownerList.json().proposals.find((p: { id: string }) => p.id === created.id)), expected);
 
@@ -84,7 +83,7 @@ describe('proposals: structured requests (issue 37)', () => {
     const plain = await create(body({ budget: undefined, needed_by: undefined, location: undefined, details: undefined }));
     assert.deepEqual(fieldsOf(plain.json()), { budget: null, needed_by: null, location: null, details: null });
     const batch = await t.app.inject({
-      method: 'POST', url: `${BASE}/proposals/batch`, headers: asAgent(agent.key),
+      method: 'POST', url: `${BASE}/proposals/batch`, headers: agent.headers,
       payload: { ...body({ company_id: undefined, budget: { amount: 1999.99, currency: 'USD' } }), company_ids: [companyId, otherCompanyId] },
     });
     assert.equal(batch.statusCode, 201, batch.body);
@@ -93,12 +92,12 @@ describe('proposals: structured requests (issue 37)', () => {
 
   it('puts the fields into the proposal.* webhook events', async () => {
     const hook = await t.app.inject({
-      method: 'POST', url: `${BASE}/webhooks`, headers: asAgent(agent.key),
+      method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers,
       payload: { url: 'http://127.0.0.1/hooks', event_types: ['proposal.responded', 'proposal.message', 'proposal.deleted'] },
     });
     assert.equal(hook.statusCode, 201, hook.body);
     const id = (await create(body())).json().id as string;
-    const owned = { authorization: `Bearer ${owner}` };
+    const owned = owner.headers;
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/proposals/${id}/respond`, headers: owned, payload: { action: 'respond', message: 'Which roof?' } })).statusCode, 200);
     assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/proposals/${id}`, headers: owned })).statusCode, 200);
     const rows = await t.db.query<{ type: string; payload: string }>('SELECT type, payload FROM webhook_events WHERE agent_id = $1', [agent.id]);
@@ -148,7 +147,7 @@ describe('proposals: structured requests (issue 37)', () => {
       assert.equal(res.statusCode, 422, `${what}: ${res.body}`);
       assert.deepEqual(res.json().detail[0].loc, loc, `${what}: ${res.body}`);
     }
-    const batch = await t.app.inject({ method: 'POST', url: `${BASE}/proposals/batch`, headers: asAgent(agent.key), payload: { ...body({ company_id: undefined, needed_by: inDays(-3) }), company_ids: [companyId] } });
+    const batch = await t.app.inject({ method: 'POST', url: `${BASE}/proposals/batch`, headers: agent.headers, payload: { ...body({ company_id: undefined, needed_by: inDays(-3) }), company_ids: [companyId] } });
     assert.equal(batch.statusCode, 422);
     assert.deepEqual(batch.json().detail[0].loc, ['body', 'needed_by']);
     assert.equal(await count(), before);
@@ -174,7 +173,7 @@ describe('proposals: structured requests (issue 37)', () => {
     const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const connect = async (path: string) => {
       const client = new Client({ name: 'structured-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${path}`), { requestInit: { headers: asAgent(agent.key) } }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}${path}`), { requestInit: { headers: agent.headers } }));
       // Listing first makes the client check each structured result against the tool's outputSchema.
       await client.listTools();
       return client;

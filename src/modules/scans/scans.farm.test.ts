@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { closeTestEmbeddings, companyFixture, seedCompanies, type TestContext } from '../../test/helpers.js';
+import { closeTestEmbeddings, companyFixture, farmTestApp, seedCompanies, type TestContext } from '../../../test/helpers/index.js';
 import { MAX_REQUESTS } from './scans.context.js';
-import { SCAN_FIXTURES, scanTestApp, startScanFarm, type ScanFarm } from './scans.fixtures.js';
+import { SCAN_FIXTURES, startScanFarm, type ScanFarm } from '../../../test/fixtures/scans/farm.js';
 
 /** Every fixture site is scanned through the service (start → job → latest) and lands in its band with the named statuses. */
 describe('scan fixture farm', () => {
@@ -12,7 +12,7 @@ describe('scan fixture farm', () => {
 
   before(async () => {
     farm = await startScanFarm();
-    t = await scanTestApp(farm);
+    t = await farmTestApp(farm);
     const inputs = SCAN_FIXTURES.map((f) => companyFixture({ name: f.host, website_url: farm.url(f.host), description: f.listing.description, services: f.listing.services ?? [], service_type: f.listing.service_type ?? 'remote', keywords: [] }));
     const created = await seedCompanies(t.app, inputs);
     SCAN_FIXTURES.forEach((f, i) => ids.set(f.host, created[i]!));
@@ -30,7 +30,7 @@ describe('scan fixture farm', () => {
 
   for (const site of SCAN_FIXTURES) {
     it(`${site.host}: ${site.description}`, async () => {
-      const scans = t.app.services.scans.impl;
+      const scans = t.app.services.scans;
       const id = ids.get(site.host)!;
       const started = await scans.start({ userId: null }, id, false);
       assert.equal(started.scan.state, 'queued');
@@ -68,7 +68,7 @@ describe('scan fixture farm', () => {
   }
 
   it('says why: soft 404s, the CDN block, the GPTBot group and script-injected JSON-LD are named in the findings', async () => {
-    const scans = t.app.services.scans.impl;
+    const scans = t.app.services.scans;
     const find = async (host: string, id: string) => (await scans.latest(ids.get(host)!)).findings.find((f) => f.id === id)!;
     assert.match((await find('spa.test', 'D03')).message, /HTML page/);
     assert.match((await find('cdn-block.test', 'A09')).message, /403.*cf-mitigated: challenge/);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import robotsParserModule from 'robots-parser';
-import { closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext, bearer } from '../../test/helpers.js';
-import { SCAN_FIXTURES, scanTestApp, startScanFarm, type ScanFarm } from './scans.fixtures.js';
+import { actors, bearer, closeTestEmbeddings, companyFixture, farmTestApp, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../../test/helpers/index.js';
+import { until } from '../../../test/helpers/timing.js';
+import { SCAN_FIXTURES, startScanFarm, type ScanFarm } from '../../../test/fixtures/scans/farm.js';
 import { parseLlms } from './checks.shared.js';
 import { unzipStore } from './scans.zip.js';
 
@@ -21,7 +22,7 @@ describe('scans API', () => {
   const call = (method: 'GET' | 'POST', url: string, token?: string, payload?: unknown) =>
     t.app.inject({ method, url, ...(token ? { headers: bearer(token) } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
   const scanNow = async (companyId: string) => {
-    const scans = t.app.services.scans.impl;
+    const scans = t.app.services.scans;
     const r = await scans.start({ userId: null }, companyId, false);
     await scans.runJob(r.scan.id);
     return scans.latest(companyId);
@@ -29,7 +30,7 @@ describe('scans API', () => {
 
   before(async () => {
     farm = await startScanFarm();
-    t = await scanTestApp(farm);
+    t = await farmTestApp(farm);
     admin = await signInAdmin(t);
     for (const host of ['ready.test', 'legacy-agent.test', 'basic.test', 'search-blocked.test', 'gptbot-group.test']) {
       const listing = host === 'ready.test' ? { description: 'Web applications and a public booking API with an MCP server and an AI agent.', services: ['Web applications', 'Booking API'] } : { description: 'We help small businesses with their websites.', services: [] };
@@ -116,7 +117,7 @@ describe('scans API', () => {
       assert.deepEqual([again.json().reused, again.json().scan.id], [true, scanId]);
     }
     assert.equal((await call('GET', `/api/scans/tool/${tool}/latest`, owner.token)).json().state, 'queued');
-    await t.app.services.scans.impl.runJob(scanId);
+    await t.app.services.scans.runJob(scanId);
     const latest = (await call('GET', `/api/scans/tool/${tool}/latest`, owner.token)).json();
     assert.equal(latest.state, 'completed');
     assert.ok(latest.score >= 85 && latest.grade === 'A', `${latest.score}`);
@@ -136,10 +137,16 @@ describe('scans API', () => {
     const forced = await call('POST', `/api/scans/tool/${tool}/start?force=true`, admin);
     assert.equal(forced.statusCode, 202);
     assert.equal(forced.json().reused, false);
-    await t.app.services.scans.impl.runJob(forced.json().scan.id);
+    await t.app.services.scans.runJob(forced.json().scan.id);
     const second = (await call('GET', `/api/scans/tool/${tool}/latest`, admin)).json();
     assert.equal(second.id, forced.json().scan.id);
-    assert.deepEqual(second.delta, { score: 0, previous_scan_id: scanId, rubric_changed: false, fixed: [], new: [], regressed: [] });
+    // Nothing changed on the site, so nothing changed in the scan; but A10 (time to first byte) times the test's
+    // own farm, which a busy machine slows: it may pass in one scan and not the other (moving the score with it).
+    const timed = (checkId: string) => checkId === 'A10';
+    const d = second.delta as { score: number; fixed: string[]; new: string[]; regressed: string[] };
+    const timingMoved = [...d.fixed, ...d.new, ...d.regressed].some(timed);
+    const steady = { ...d, score: timingMoved ? 0 : d.score, fixed: d.fixed.filter((x) => !timed(x)), new: d.new.filter((x) => !timed(x)), regressed: d.regressed.filter((x) => !timed(x)) };
+    assert.deepEqual(steady, { score: 0, previous_scan_id: scanId, rubric_changed: false, fixed: [], new: [], regressed: [] });
     const history = (await call('GET', `/api/scans/tool/${tool}/history?limit=1`, owner.token)).json();
     assert.deepEqual([history.total, history.has_more, history.scans.length, history.scans[0].id], [2, true, 1, second.id]);
     assert.deepEqual(history.scans[0].delta, second.delta);
@@ -269,7 +276,7 @@ describe('scans API', () => {
   });
 
   it('re-scans entitled companies weekly and emails the owner when the score drops', async () => {
-    const scans = t.app.services.scans.impl;
+    const scans = t.app.services.scans;
     const tool = id['ready.test']!;
     const legacy = id['legacy-agent.test'];
     await t.db.query(`INSERT INTO company_subscriptions (company_id, plan, status) VALUES ($1, 'pro', 'active'), ($2, 'free', 'active')`, [tool, legacy]);
@@ -313,7 +320,7 @@ describe('scans API', () => {
 
   it('racing starts make one scan, racing downloads one ZIP', async () => {
     const [tool] = await seedCompanies(t.app, [companyFixture({ name: 'Racing', website_url: farm.url('nothing.test') })]);
-    const scans = t.app.services.scans.impl;
+    const scans = t.app.services.scans;
     const starts = await Promise.all(Array.from({ length: 5 }, () => scans.start({ userId: null }, tool!, true).catch((e: Error) => e)));
     const ids = new Set(starts.filter((r): r is Exclude<typeof r, Error> => !(r instanceof Error)).map((r) => r.scan.id));
     assert.equal(ids.size, 1, JSON.stringify(starts.map((r) => (r instanceof Error ? r.message : r.scan.id))));
@@ -333,11 +340,12 @@ describe('scans API', () => {
     try {
       await t.db.query(`UPDATE scans SET created_at = created_at - interval '10 minutes' WHERE company_id = $1`, [tool]);
       const forced = await call('POST', `/api/scans/tool/${tool}/start?force=true`, admin);
-      await t.app.services.scans.impl.runJob(forced.json().scan.id);
+      await t.app.services.scans.runJob(forced.json().scan.id);
       const after = (await call('GET', `/api/scans/tool/${tool}/latest`, admin)).json();
       assert.equal(after.delta.previous_scan_id, before.id);
       assert.ok(after.delta.fixed.includes('D03'), JSON.stringify(after.delta));
-      assert.deepEqual(after.delta.new, []);
+      // A10 (time to first byte of the test's own farm) follows the machine's load, not the site.
+      assert.deepEqual(after.delta.new.filter((checkId: string) => checkId !== 'A10'), []);
       assert.equal(after.delta.score, after.score - before.score!);
       assert.ok(after.delta.score > 0);
     } finally {
@@ -362,19 +370,19 @@ describe('scans API', () => {
 describe('scans through the real job queue', () => {
   it('a started scan is picked up by the pg-boss worker and completes', async () => {
     const farm = await startScanFarm();
-    const t = await scanTestApp(farm, { runJobs: true });
+    const t = await farmTestApp(farm, { runJobs: true });
     try {
       const [tool] = await seedCompanies(t.app, [companyFixture({ name: 'Basic', website_url: farm.url('basic.test'), keywords: [] })]);
-      const admin = await signInAdmin(t);
-      const res = await t.app.inject({ method: 'POST', url: `/api/scans/tool/${tool}/start`, headers: { authorization: `Bearer ${admin}` } });
+      const admin = await actors(t).admin();
+      const res = await t.app.inject({ method: 'POST', url: `/api/scans/tool/${tool}/start`, headers: admin.headers });
       assert.equal(res.statusCode, 202);
-      let state = res.json().scan.state;
-      const seen = new Set([state]);
-      for (let i = 0; i < 100 && state !== 'completed' && state !== 'failed'; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        state = (await t.app.inject({ method: 'GET', url: `/api/scans/tool/${tool}/latest`, headers: { authorization: `Bearer ${admin}` } })).json().state;
-        seen.add(state);
-      }
+      const seen = new Set([res.json().scan.state]);
+      // Until the job has run, however long that takes on a busy machine (the bound is for a hang).
+      const state = await until(async () => {
+        const now = (await t.app.inject({ method: 'GET', url: `/api/scans/tool/${tool}/latest`, headers: admin.headers })).json().state;
+        seen.add(now);
+        return now;
+      }, (s) => s === 'completed' || s === 'failed', 'the scan to finish', 5 * 60_000);
       assert.equal(state, 'completed', [...seen].join(' → '));
     } finally {
       await t.close();

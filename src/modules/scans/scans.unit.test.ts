@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Fetcher } from '../crawl/crawl.fetcher.js';
 import { createFetcher, FetchError } from '../crawl/crawl.fetcher.js';
-import { fixtureResolver } from '../crawl/crawl.fixtures.js';
+import { fixtureResolver } from '../../../test/fixtures/crawl/farm.js';
 import { parseLlms } from './checks.shared.js';
 import { applicabilityOf, BudgetExceeded, createProber, MAX_REQUESTS, sameSite, type ScanCompany } from './scans.context.js';
 import { analyseRobots, parseContentSignal } from './scans.robots.js';

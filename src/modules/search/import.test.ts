@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { importJsonl } from '../../../scripts/import.js';
-import { useTestApp } from '../../test/helpers.js';
+import { importJsonl } from '../../../scripts/ops/import.js';
+import { useTestApp } from '../../../test/helpers/index.js';
 
 const good = (n: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({

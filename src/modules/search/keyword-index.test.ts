@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { queryTerms } from '../../lib/search-query.js';
 import { addContribution, finishRank, lexemeContribution, parseTsvector, rankWeights } from '../../lib/ts-rank.js';
 import { createSearchRepo, type QueryLexeme, type SearchFilters, type SearchRepo } from './search.repo.js';
-import { createSearchService, defaultTuning } from './search.service.js';
-import { createVectorSearch, type VectorSearch } from './vector-sync.js';
+import { createSearchService } from './search.service.js';
+import { defaultTuning } from './search.tuning.js';
+import { createSearchIndexSync, type SearchIndexSync } from './search-index.sync.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
 
 // The keyword side of search answered in process: the same document frequencies, companies and scores as the
@@ -44,7 +45,7 @@ function fixture(i: number) {
 
 describe('keyword index kept in step with the store', () => {
   let repo: SearchRepo;
-  let vs: VectorSearch;
+  let vs: SearchIndexSync;
   let ids: string[];
   after(async () => {
     await vs.close();
@@ -83,7 +84,7 @@ describe('keyword index kept in step with the store', () => {
   before(async () => {
     ids = await seedCompanies(t.app, Array.from({ length: 40 }, (_, i) => fixture(i)));
     repo = createSearchRepo(t.db);
-    vs = createVectorSearch(repo, { dimensions: 512, exactBelow: 10_000, buildThreads: 1, keywords: settings, log: silent });
+    vs = createSearchIndexSync(repo, { dimensions: 512, exactBelow: 10_000, buildThreads: 1, keywords: settings, log: silent });
     vs.start();
     await vs.ready();
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { trigramSequence, wordSimilarity } from '../../lib/trigram.js';
 import { createSearchRepo, type SearchFilters, type SearchRepo } from './search.repo.js';
-import { createVectorSearch, type VectorSearch } from './vector-sync.js';
+import { createSearchIndexSync, type SearchIndexSync } from './search-index.sync.js';
 import { NameIndex } from './name-index.js';
 
 // The name side of search answered in process: the same companies and scores as the database's trigram
@@ -24,7 +24,7 @@ const FILTERS: SearchFilters[] = [{}, { countryCode: 'DE' }, { verifiedOnly: tru
 
 describe('name index kept in step with the store', () => {
   let repo: SearchRepo;
-  let vs: VectorSearch;
+  let vs: SearchIndexSync;
   let ids: string[];
   after(async () => {
     await vs.close();
@@ -54,7 +54,7 @@ describe('name index kept in step with the store', () => {
       NAMES.map((name, i) => companyFixture({ name, city: i % 2 ? 'Berlin' : 'Austin', country: i % 2 ? 'Germany' : 'United States', category: i % 3 ? 'Technology' : 'Finance', is_verified: i % 4 !== 0, keywords: [] })),
     );
     repo = createSearchRepo(t.db);
-    vs = createVectorSearch(repo, { dimensions: 512, exactBelow: 10_000, buildThreads: 1, log: silent });
+    vs = createSearchIndexSync(repo, { dimensions: 512, exactBelow: 10_000, buildThreads: 1, log: silent });
     vs.start();
     await vs.ready();
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { closestOption } from '../../lib/closest.js';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { relevanceOf } from './relevance.js';
 
 describe('relevance verdicts (issue 37)', () => {

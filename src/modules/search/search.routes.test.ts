@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 
 const url = (qs: string) => `/api/v1/agent/companies${qs ? `?${qs}` : ''}`;
 

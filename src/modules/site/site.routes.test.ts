@@ -3,11 +3,11 @@ import { before, describe, it } from 'node:test';
 import * as cheerio from 'cheerio';
 // parse5 is cheerio's HTML parser (installed with it): its parse errors are the spec's markup errors.
 import { parse as parseHtml } from 'parse5';
-import { companyFixture, seedCompanies, useTestApp } from '../../test/helpers.js';
+import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { SITE_CSS_HREF } from './site.assets.js';
 import type { ScansService } from '../scans/index.js';
 import { createSiteRepo } from './site.repo.js';
-import { SITEMAP_SIZE } from './site.service.js';
+import { SITEMAP_SIZE } from './site.listed.js';
 
 const BASE = 'https://dir.example';
 const HOSTILE = '<script>alert("x")</script> & Co';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, closeTestEmbeddings, useTestApp, type TestContext } from '../../test/helpers.js';
+import { buildTestApp, closeTestEmbeddings, useTestApp, type TestContext } from '../../../test/helpers/index.js';
 
 describe('health, public config, OpenAPI and the platform behaviour every route shares', () => {
   let t: TestContext;

@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { registerAgent } from '../agents/agents.test-helpers.js';
+import { actors, bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../../test/helpers/index.js';
+import { eventually, patience, until } from '../../../test/helpers/timing.js';
+import { SESSION_COOKIE } from '../../platform/session-cookie.js';
 import { createScansRepo } from '../scans/scans.repo.js';
 import { RUBRIC_VERSION, scoreResults } from '../scans/scans.scoring.js';
 import type { CheckResult } from '../scans/scans.types.js';
-import { bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../test/helpers.js';
 import { PromoCodesScreen, ScansScreen } from './dashboard.pages.js';
 import { WEB_DIST } from './web.routes.js';
 
@@ -18,18 +19,28 @@ interface AxeViolation { id: string; impact: string; help: string; nodes: { targ
 interface AxeWindow { axe: { run: (c: Document, o: unknown) => Promise<{ violations: AxeViolation[] }> } }
 
 /**
- * The dashboard in Debian's Chromium (scripts/setup-chromium.sh), against the real service and
+ * The dashboard in Debian's Chromium (scripts/ci/setup-chromium.sh), against the real service and
  * the real build of web/ (npm install builds it). Journeys: a real magic-link sign-in through
  * the outbox; the owner inbox (respond, approve, delete, restore); AI edit preview, apply, undo;
  * logo upload; widget snippet; the administrator's verify/feature, agent deactivation, crawl
  * monitor and audit log. axe-core runs on every screen (no serious or critical violation);
  * screenshots go to test-artifacts/dashboard/. Skipped, with a message, without Chromium.
+ *
+ * Each journey runs in a fresh browser context signed in as the owner (beforeEach), so a journey
+ * that fails takes no other down with it. Every wait is on the page (locators, URLs, downloads,
+ * a value that settles), bounded against a hang by test/helpers/timing.ts, never by a speed the
+ * machine must reach: on a busy machine a journey takes longer, and still passes.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.resolve('test-artifacts/dashboard');
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 800 };
+/** Bounds of one journey and of one wait on the page, scaled to the machine (test/helpers/timing.ts). */
+const journey = () => ({ timeout: patience(10 * 60_000) });
+const pageWait = () => patience(30_000);
+/** The session cookie the sign-in sets, for a context that starts signed in. */
+const sessionCookie = (token: string) => ({ name: SESSION_COOKIE, value: token, domain: '127.0.0.1', path: '/api', httpOnly: true, sameSite: 'Strict' as const });
 const MOBILE = { width: 390, height: 844 };
 
 async function freePort(): Promise<number> {
@@ -83,7 +94,7 @@ async function seedCompletedScan(t: TestContext, companyId: string, url: string)
   return { score: done.score!, grade: done.grade! };
 }
 
-describe('dashboard in a browser', { timeout: 120_000 }, () => {
+describe('dashboard in a browser', () => {
   const available = fs.existsSync(CHROMIUM);
   const built = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   let t: TestContext;
@@ -111,22 +122,32 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await seedCompanies(t.app, Array.from({ length: 26 }, (_, i) => companyFixture({ name: `Filler Company ${String(i).padStart(2, '0')}`, website_url: `https://filler-${i}.example` })));
     assert.equal((await signInOwner(t, OWNER, 'https://dash-bakery.example')).companyId, companyId);
     await signInOwner(t, 'owner@someone-else.example', 'https://someone-else.example');
-    const agent = await registerAgent(t.app, 'Procurement Bot', 'bot@agents.example.com');
+    const agent = await actors(t).agent('Procurement Bot', 'bot@agents.example.com');
     // Jane's request carries the structured fields (issue 37), shown beside the description.
     const janeFacts = { budget: { amount: 2500, currency: 'EUR' }, needed_by: neededBy, location: 'Berlin-Mitte', details: { pieces_per_week: 200, gluten_free: true } };
     for (const [name, text] of [['Jane Customer', 'We need 200 croissants every Friday.'], ['Max Buyer', 'Can you cater a wedding for 80 guests?']] as const) {
       const facts = name === 'Jane Customer' ? janeFacts : {};
-      const r = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: { 'x-api-key': agent.key }, payload: { company_id: companyId, customer_email: 'c@example.com', customer_name: name, description: text, ...facts } });
+      const r = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: agent.headers, payload: { company_id: companyId, customer_email: 'c@example.com', customer_name: name, description: text, ...facts } });
       assert.equal(r.statusCode, 201, r.body);
     }
     await t.app.listen({ port, host: '127.0.0.1' });
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: patience(60_000) });
+  }, { timeout: patience(5 * 60_000) });
+
+  // A fresh context per journey, signed in as the owner: no journey depends on where another stopped.
+  beforeEach(async () => {
+    if (!available || !built) return;
     owner = await browser.newContext({ viewport: DESKTOP });
+    await owner.addCookies([sessionCookie((await signInOwner(t, OWNER)).token)]);
     page = await owner.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(pageWait());
     page.on('pageerror', (e) => console.log('# page error:', e.message));
     page.on('console', (m) => { if (m.type() === 'error') console.log('# console:', m.text()); });
+  });
+
+  afterEach(async () => {
+    await owner?.close();
   });
 
   after(async () => {
@@ -137,13 +158,14 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
   });
 
   const skip = (ctx: { skip: (m: string) => void }) => {
-    if (!available) ctx.skip(`Chromium not found at ${CHROMIUM}: run scripts/setup-chromium.sh to enable the browser test`);
+    if (!available) ctx.skip(`Chromium not found at ${CHROMIUM}: run scripts/ci/setup-chromium.sh to enable the browser test`);
     else if (!built) ctx.skip(`web/dist is missing: run npm run build --prefix web`);
     return !available || !built;
   };
 
-  it('sends a signed-out visitor to sign-in, then signs in by a real magic link (keyboard only)', async (ctx) => {
+  it('sends a signed-out visitor to sign-in, then signs in by a real magic link (keyboard only)', journey(), async (ctx) => {
     if (skip(ctx)) return;
+    await owner.clearCookies();
     await page.goto(`${base}/app/proposals`);
     await page.getByRole('heading', { name: 'Sign in to AgentPages' }).waitFor();
     assert.match(page.url(), /\/app\/sign-in$/);
@@ -155,7 +177,8 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.keyboard.type(OWNER);
     await page.keyboard.press('Enter');
     await page.getByText('Check your mail.').waitFor();
-    const mail = (await t.app.services.mail.recent({ to: OWNER, limit: 5 })).find((m) => /\/api\/auth\/confirm\?token=/.test(m.text_body))!;
+    const isLink = (m: { text_body: string }) => /\/api\/auth\/confirm\?token=/.test(m.text_body);
+    const mail = (await until(() => t.app.services.mail.recent({ to: OWNER, limit: 5 }), (mails) => mails.some(isLink), 'the sign-in mail in the outbox')).find(isLink)!;
     const link = /https?:\/\/\S+\/api\/auth\/confirm\?token=\S+/.exec(mail.text_body)![0];
     assert.ok(link.startsWith(base), link);
     await page.goto(link);
@@ -170,7 +193,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     assert.ok(session.httpOnly && session.sameSite === 'Strict' && session.path === '/api');
     assert.equal(await page.evaluate(() => JSON.stringify(localStorage)), '{}', 'nothing in localStorage');
     await page.getByText('Dash Bakery').waitFor();
-    assert.equal(await page.title(), 'My companies · AgentPages');
+    await eventually(() => page.title(), 'My companies · AgentPages');
     // Add a company by website: a mismatching domain is refused with the API's reason, a matching one mails a link.
     await page.getByLabel('Website').fill('https://not-my-domain.example');
     await page.getByRole('button', { name: 'Send confirmation link' }).click();
@@ -182,20 +205,21 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await shot(page, 'companies');
   });
 
-  it('owner inbox: unread count, filters in the URL, respond, approve, delete, restore', async (ctx) => {
+  it('owner inbox: unread count, filters in the URL, respond, approve, delete, restore', journey(), async (ctx) => {
     if (skip(ctx)) return;
+    await page.goto(`${base}/app`);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await nav.getByLabel('2 pending').waitFor();
     await nav.getByRole('link', { name: /Proposals/ }).click();
     await page.getByRole('heading', { name: 'Proposals' }).waitFor();
     await page.getByLabel('Status').selectOption('pending');
     await page.waitForURL(/status=pending/);
-    assert.equal(await nav.getByRole('link', { name: /Proposals/ }).getAttribute('aria-current'), 'page', 'the current screen is marked in the navigation');
+    await eventually(() => nav.getByRole('link', { name: /Proposals/ }).getAttribute('aria-current'), 'page', 'the current screen is marked in the navigation');
     await page.getByRole('button', { name: /Jane Customer/ }).click();
     await page.waitForURL(/id=/);
     await page.getByText('We need 200 croissants every Friday.').first().waitFor();
     const facts = page.getByRole('definition');
-    assert.deepEqual(await page.getByRole('term').allTextContents(), ['Budget', 'Needed by', 'Location', 'Pieces per week', 'Gluten free']);
+    await eventually(() => page.getByRole('term').allTextContents(), ['Budget', 'Needed by', 'Location', 'Pieces per week', 'Gluten free']);
     const shown = await facts.allTextContents();
     // The date in the browser's locale: not the raw YYYY-MM-DD.
     assert.match(shown[1]!, new RegExp(neededBy.slice(0, 4)));
@@ -223,7 +247,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await axe(page, 'proposals-delete-dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(await del.evaluate((el) => el === document.activeElement), true, 'focus returns to the opener');
+    await eventually(() => del.evaluate((el) => el === document.activeElement), true, 'focus returns to the opener');
     await del.click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Proposal deleted').waitFor().catch(async (e) => {
@@ -260,13 +284,13 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByText('Proposal responded').waitFor();
-    const stored = (await t.app.inject({ method: 'GET', url: '/api/proposals', headers: { authorization: `Bearer ${(await signInOwner(t, OWNER)).token}` } })).json();
+    const stored = (await t.app.inject({ method: 'GET', url: '/api/proposals', headers: (await actors(t).owner(OWNER)).headers })).json();
     const jane = stored.proposals.find((p: { customer_name: string }) => p.customer_name === 'Jane Customer');
     assert.equal(jane.status, 'approved');
     assert.equal(jane.is_deleted, false);
   });
 
-  it('profile: AI edit preview, apply exactly that, undo; logo upload with preview', async (ctx) => {
+  it('profile: AI edit preview, apply exactly that, undo; logo upload with preview', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/companies/${companyId}/profile`);
     await page.getByRole('heading', { name: 'Dash Bakery: profile' }).waitFor();
@@ -280,10 +304,10 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Apply exactly this' }).click();
     await page.getByText(/Applied 2 change/).waitFor();
     await page.getByLabel('Phone').and(page.locator('input')).waitFor();
-    assert.equal(await page.getByLabel('Phone', { exact: true }).inputValue(), '');
+    await eventually(() => page.getByLabel('Phone', { exact: true }).inputValue(), '');
     await page.getByRole('button', { name: 'Undo AI edit' }).click();
     await page.getByText(/AI edit undone: 2 field/).waitFor();
-    assert.equal(await page.getByLabel('Phone', { exact: true }).inputValue(), '+49 30 1111');
+    await eventually(() => page.getByLabel('Phone', { exact: true }).inputValue(), '+49 30 1111');
     await page.getByRole('heading', { name: 'Edit history' }).scrollIntoViewIfNeeded();
     await page.getByRole('cell', { name: /ai/i }).first().waitFor();
 
@@ -310,7 +334,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await shot(page, 'profile', true);
   });
 
-  it('billing: upgrade through the offline provider, land on pro, cancel at period end (issue 13)', async (ctx) => {
+  it('billing: upgrade through the offline provider, land on pro, cancel at period end (issue 13)', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/billing`);
     await page.getByRole('heading', { name: 'Plan: free' }).waitFor();
@@ -326,7 +350,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Continue to the test payment' }).click();
     // The offline provider's checkout lands on the success page, which syncs and redirects back here.
     await page.waitForURL(/\/app\/billing\?status=success/);
-    await page.getByRole('heading', { name: 'Plan: pro' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Plan: pro' }).waitFor({ timeout: patience(60_000) });
     await page.getByText(/renews/).waitFor();
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     await page.getByRole('dialog').getByRole('button', { name: "Yes, end it at the period's end" }).click();
@@ -336,11 +360,11 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await shot(page, 'billing-pro', true);
   });
 
-  it('widget snippet and insights screens; another owner’s company shows nothing of it', async (ctx) => {
+  it('widget snippet and insights screens; another owner’s company shows nothing of it', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/companies/${companyId}/widget`);
     await page.getByRole('heading', { name: 'Embed snippet' }).waitFor();
-    assert.match(await page.getByTestId('embed-code').innerText(), /widget\.js/);
+    await page.getByTestId('embed-code').filter({ hasText: /widget\.js/ }).waitFor();
     await page.getByLabel('Greeting').fill('Hello from Dash Bakery!');
     await page.getByRole('button', { name: 'Save widget' }).click();
     await page.getByText('Widget settings saved.').waitFor();
@@ -362,17 +386,17 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByText('Do you bake gluten-free bread?').waitFor();
     await axe(page, 'insights');
     await shot(page, 'insights');
-    // CSV export is a pro feature: on free the server's reason shows, with the way to upgrade (the billing test left this company on pro).
+    // CSV export is a pro feature: on free the server's reason shows, with the way to upgrade (the billing journey may have left this company on pro).
     // The billing test's last provider events (its cancel) are processed by a job a moment later; an
     // administrator's free plan is not "in force", so a late event would put the company back on pro.
-    await t.app.services.payments.impl.processPending();
-    const admin = { authorization: `Bearer ${await signInAdmin(t)}` };
+    await t.app.services.payments.processPending();
+    const admin = (await actors(t).admin()).headers;
     const setPlan = (plan: string) => t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${companyId}/subscription`, headers: admin, payload: { plan, period_months: 1 } });
     assert.equal((await setPlan('free')).statusCode, 200);
     await page.reload();
     await page.getByText(/in the last 7 days \(free plan\)/).waitFor();
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    assert.match(await page.getByRole('alert').innerText(), /needs the pro plan/);
+    await page.getByRole('alert').filter({ hasText: /needs the pro plan/ }).waitFor();
     await page.getByRole('link', { name: 'Upgrade under Billing' }).waitFor();
     assert.equal((await setPlan('pro')).statusCode, 200);
     await page.reload();
@@ -402,7 +426,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     assert.equal(await page.getByText('Someone Else GmbH').count(), 0);
   });
 
-  it('scans: score and findings of a completed scan; the agent files download as a ZIP', async (ctx) => {
+  it('scans: score and findings of a completed scan; the agent files download as a ZIP', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const { score, grade } = await seedCompletedScan(t, companyId, 'https://dash-bakery.example/');
     const scans = new ScansScreen(page);
@@ -425,25 +449,21 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await shot(page, 'scans', true);
   });
 
-  it('measures the time to a usable inbox under 4× CPU throttling', async (ctx) => {
+  it('the inbox becomes usable under 4× CPU throttling (the time is logged, not asserted)', journey(), async (ctx) => {
     if (skip(ctx)) return;
-    const slow = await owner.newPage();
-    try {
-      const cdp = await owner.newCDPSession(slow);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-      const t0 = Date.now();
-      await slow.goto(`${base}/app/proposals`);
-      await slow.getByRole('button', { name: /Max Buyer/ }).waitFor({ timeout: 20_000 });
-      const ms = Date.now() - t0;
-      console.log(`# time to a usable inbox at 4x CPU throttling: ${ms} ms`);
-      assert.ok(ms < 15_000, `${ms} ms`);
-    } finally {
-      await slow.close();
-    }
+    const cdp = await owner.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const t0 = Date.now();
+    await page.goto(`${base}/app/proposals`);
+    await page.getByRole('button', { name: /Max Buyer/ }).waitFor({ timeout: patience(120_000) });
+    // A measure for people reading the log (the machine's load changes it); speed is never asserted in tests.
+    console.log(`# time to a usable inbox at 4x CPU throttling: ${Date.now() - t0} ms`);
   });
 
-  it('a cross-site style cookie POST without the CSRF header is refused; sign-out revokes', async (ctx) => {
+  it('a cross-site style cookie POST without the CSRF header is refused; sign-out revokes', journey(), async (ctx) => {
     if (skip(ctx)) return;
+    await page.goto(`${base}/app`);
+    await page.getByRole('heading', { name: 'My companies' }).waitFor();
     const status = await page.evaluate(async (id) => (await fetch(`/api/tools/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ industry: 'Hacked' }) })).status, companyId);
     assert.equal(status, 403);
     await page.goto(`${base}/app`);
@@ -453,17 +473,17 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Sign in to AgentPages' }).waitFor();
   });
 
-  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, crawl monitor, audit log', async (ctx) => {
+  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, crawl monitor, audit log', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const token = await signInAdmin(t);
     const admin = await browser.newContext({ viewport: DESKTOP });
-    await admin.addCookies([{ name: 'agentpages_session', value: token, domain: '127.0.0.1', path: '/api', httpOnly: true, sameSite: 'Strict' }]);
+    await admin.addCookies([sessionCookie(token)]);
     const a = await admin.newPage();
-    a.setDefaultTimeout(10_000);
+    a.setDefaultTimeout(pageWait());
     try {
       await a.goto(`${base}/admin`);
       await a.getByText('28 companies').waitFor();
-      assert.equal(await a.getByRole('row').count(), 26, 'header + 25');
+      await eventually(() => a.getByRole('row').count(), 26, 'header + 25');
       await a.getByRole('button', { name: 'Load more' }).click();
       await a.waitForFunction(() => document.querySelectorAll('tbody tr').length === 28);
       assert.equal(await a.getByRole('button', { name: 'Load more' }).count(), 0, 'no more pages');
@@ -514,7 +534,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       await agentRow.getByText('active', { exact: true }).waitFor();
 
       // A crawl that fails (the host does not exist) for the monitor's failed job and its timeline.
-      const crawl = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: { authorization: `Bearer ${token}` }, payload: { url: 'https://crawl-fails.invalid' } });
+      const crawl = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(token), payload: { url: 'https://crawl-fails.invalid' } });
       assert.match(crawl.body, /crawl-fails\.invalid/);
       await a.getByRole('link', { name: 'Crawl monitor' }).click();
       await a.getByRole('heading', { name: 'Crawl monitor' }).waitFor();
@@ -532,7 +552,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       await a.getByText('No reindex has run yet.').waitFor();
       await a.getByRole('button', { name: 'Start reindex' }).click();
       await a.getByRole('dialog').getByRole('button', { name: 'Start reindex' }).click();
-      await a.getByRole('status').filter({ hasText: /100 %/ }).waitFor({ timeout: 30_000 });
+      await a.getByRole('status').filter({ hasText: /100 %/ }).waitFor({ timeout: patience(120_000) });
       assert.equal(await a.getByRole('progressbar').getAttribute('value'), '100');
       await axe(a, 'admin-reindex');
       await shot(a, 'admin-reindex');
@@ -545,7 +565,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       // An owner session is not an administrator: the admin console says so.
       const ownerToken = (await signInOwner(t, OWNER)).token;
       await admin.clearCookies();
-      await admin.addCookies([{ name: 'agentpages_session', value: ownerToken, domain: '127.0.0.1', path: '/api', httpOnly: true, sameSite: 'Strict' }]);
+      await admin.addCookies([sessionCookie(ownerToken)]);
       await a.goto(`${base}/admin/agents`);
       await a.getByRole('alert').getByText(/Administrator access required/).waitFor();
     } finally {
@@ -553,7 +573,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
     }
   });
 
-  it('administrator: promo codes: field validation, create, duplicate refused with the API reason, edit, load more, deactivate', async (ctx) => {
+  it('administrator: promo codes: field validation, create, duplicate refused with the API reason, edit, load more, deactivate', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const token = await signInAdmin(t);
     // 25 older codes: the list shows 25 a page, the new code comes first (newest first).
@@ -562,9 +582,9 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       assert.equal(r.statusCode, 201, r.body);
     }
     const admin = await browser.newContext({ viewport: DESKTOP });
-    await admin.addCookies([{ name: 'agentpages_session', value: token, domain: '127.0.0.1', path: '/api', httpOnly: true, sameSite: 'Strict' }]);
+    await admin.addCookies([sessionCookie(token)]);
     const a = await admin.newPage();
-    a.setDefaultTimeout(10_000);
+    a.setDefaultTimeout(pageWait());
     a.on('pageerror', (e) => console.log('# page error:', e.message));
     try {
       const promos = new PromoCodesScreen(a);
@@ -572,7 +592,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       await a.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Promo codes' }).click();
       await promos.heading.waitFor();
       await promos.row('OLDER24').waitFor();
-      assert.equal(await promos.rows.count(), 25);
+      await eventually(() => promos.rows.count(), 25);
       await promos.toggleNew();
       await promos.form.getByText(/cannot change once a code exists/).waitFor();
 
@@ -604,7 +624,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       // Cursor pagination: 26 codes, 25 a page.
       await a.getByRole('button', { name: 'Load more' }).click();
       await promos.row('OLDER00').waitFor();
-      assert.equal(await promos.rows.count(), 26);
+      await eventually(() => promos.rows.count(), 26);
       assert.equal(await a.getByRole('button', { name: 'Load more' }).count(), 0, 'no more pages');
 
       // Edit: only description, expiry and the limit; the discount is read-only.
@@ -632,7 +652,7 @@ describe('dashboard in a browser', { timeout: 120_000 }, () => {
       await a.waitForURL(/active=false/);
       await promos.row('OLDER24').waitFor({ state: 'detached' });
       await promos.row('WELCOME20').waitFor();
-      assert.equal(await promos.rows.count(), 1);
+      await eventually(() => promos.rows.count(), 1);
       await axe(a, 'admin-promos-inactive');
       await shot(a, 'admin-promos', true);
     } finally {

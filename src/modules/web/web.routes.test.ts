@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerErrorHandling } from '../../platform/error-handler.js';
-import { useTestApp } from '../../test/helpers.js';
+import { useTestApp } from '../../../test/helpers/index.js';
 import { webRoutes } from './web.routes.js';
 
 /** Serving the dashboard build: caching, the SPA fallback, /api untouched, no path traversal. */

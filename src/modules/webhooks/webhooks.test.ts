@@ -7,8 +7,7 @@ import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import type { App } from '../../platform/http.js';
-import { closeTestEmbeddings, companyFixture, createTestDb, seedCompanies, signInAdmin, signInOwner, type TestContext, testEmbeddings, useTestApp } from '../../test/helpers.js';
-import { registerAgent } from '../agents/agents.test-helpers.js';
+import { actors, closeTestEmbeddings, companyFixture, createTestDb, seedCompanies, testEmbeddings, useTestApp, type Agent, type Owner } from '../../../test/helpers/index.js';
 import { portRefusal } from './webhooks.delivery.js';
 
 const BASE = '/api/v1/agent';
@@ -67,31 +66,30 @@ describe('webhooks: signed outbound events for agents', () => {
   let drop: () => Promise<void>;
   let app: App;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let agentA: { id: string; key: string };
-  let agentB: { id: string; key: string };
-  let owner: string;
+  let agentA: Agent;
+  let agentB: Agent;
+  let owner: Owner;
   let companyId: string;
-  const asAgent = (key: string) => ({ 'x-api-key': key });
 
-  const createEndpoint = async (key: string, payload: Record<string, unknown>) => {
-    const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: asAgent(key), payload });
+  const createEndpoint = async (agent: Agent, payload: Record<string, unknown>) => {
+    const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload });
     assert.equal(res.statusCode, 201, res.body);
     return res.json() as { endpoint: { id: string; enabled: boolean }; secret: string };
   };
-  const propose = async (key: string) => {
+  const propose = async (agent: Agent) => {
     const res = await app.inject({
-      method: 'POST', url: `${BASE}/proposals`, headers: asAgent(key),
+      method: 'POST', url: `${BASE}/proposals`, headers: agent.headers,
       payload: { company_id: companyId, customer_email: 'ann@example.org', customer_name: 'Ann', description: 'A quote for a booking website' },
     });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id as string;
   };
   const respond = async (proposalId: string, action: string, message?: string) => {
-    const res = await app.inject({ method: 'POST', url: `/api/proposals/${proposalId}/respond`, headers: { authorization: `Bearer ${owner}` }, payload: { action, ...(message ? { message } : {}) } });
+    const res = await app.inject({ method: 'POST', url: `/api/proposals/${proposalId}/respond`, headers: owner.headers, payload: { action, ...(message ? { message } : {}) } });
     assert.equal(res.statusCode, 200, res.body);
   };
-  const deliveries = async (key: string, endpointId: string) => {
-    const res = await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpointId}/deliveries`, headers: asAgent(key) });
+  const deliveries = async (agent: Agent, endpointId: string) => {
+    const res = await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpointId}/deliveries`, headers: agent.headers });
     assert.equal(res.statusCode, 200, res.body);
     return res.json().deliveries as {
       id: string;
@@ -114,10 +112,10 @@ describe('webhooks: signed outbound events for agents', () => {
     app = await buildApp(webhookConfig({}, false), { db, embeddings: testEmbeddings() });
     await app.ready();
     [companyId] = (await seedCompanies(app, [companyFixture({ name: 'Hooked Clinic', website_url: 'https://hooked.example.com' })])) as [string];
-    const ctx = { app, db, config: webhookConfig(), close: async () => {} } as TestContext;
-    owner = (await signInOwner(ctx, 'owner@hooked.example.com', 'https://hooked.example.com')).token;
-    agentA = await registerAgent(app, 'Hook agent A', 'a@hook-agents.example.com');
-    agentB = await registerAgent(app, 'Hook agent B', 'b@hook-agents.example.com');
+    const as = actors({ app });
+    owner = await as.owner('owner@hooked.example.com', 'https://hooked.example.com');
+    agentA = await as.agent('Hook agent A', 'a@hook-agents.example.com');
+    agentB = await as.agent('Hook agent B', 'b@hook-agents.example.com');
   });
   after(async () => {
     await app?.close();
@@ -127,10 +125,10 @@ describe('webhooks: signed outbound events for agents', () => {
   });
 
   it('survives a restart: a delivery recorded before the process stopped is sent by the next one', async () => {
-    const { endpoint, secret } = await createEndpoint(agentA.key, { url: receiver.url('/restart'), event_types: ['proposal.responded'] });
-    const proposalId = await propose(agentA.key);
+    const { endpoint, secret } = await createEndpoint(agentA, { url: receiver.url('/restart'), event_types: ['proposal.responded'] });
+    const proposalId = await propose(agentA);
     await respond(proposalId, 'respond', 'Which clinics?');
-    const [pending] = await deliveries(agentA.key, endpoint.id);
+    const [pending] = await deliveries(agentA, endpoint.id);
     assert.equal(pending?.status, 'pending');
     assert.equal(receiver.at('/restart').length, 0);
 
@@ -142,12 +140,12 @@ describe('webhooks: signed outbound events for agents', () => {
     const event = new Webhook(secret).verify(hit!.body, hit!.headers) as { type: string; data: { proposal_id: string; url: string } };
     assert.equal(event.type, 'proposal.responded');
     assert.equal(event.data.proposal_id, proposalId);
-    await waitFor('the delivery marked delivered', async () => (await deliveries(agentA.key, endpoint.id))[0]?.status === 'delivered');
+    await waitFor('the delivery marked delivered', async () => (await deliveries(agentA, endpoint.id))[0]?.status === 'delivered');
   });
 
   it("delivers a company's answer as proposal.responded (+ proposal.message), signed and verifiable with standardwebhooks", async () => {
-    const { endpoint, secret } = await createEndpoint(agentA.key, { url: receiver.url('/a'), description: 'main' });
-    const proposalId = await propose(agentA.key);
+    const { endpoint, secret } = await createEndpoint(agentA, { url: receiver.url('/a'), description: 'main' });
+    const proposalId = await propose(agentA);
     await respond(proposalId, 'respond', 'Which clinics? What budget?');
     await waitFor('two events', () => receiver.at('/a').length >= 2);
     const wh = new Webhook(secret);
@@ -162,15 +160,15 @@ describe('webhooks: signed outbound events for agents', () => {
       budget: null, needed_by: null, location: null, details: null,
     });
     // The url fetches the full object with the agent's key.
-    const full = await app.inject({ method: 'GET', url: new URL(String(responded.data.url)).pathname, headers: asAgent(agentA.key) });
+    const full = await app.inject({ method: 'GET', url: new URL(String(responded.data.url)).pathname, headers: agentA.headers });
     assert.equal(full.json().status, 'responded');
-    await waitFor('the log says delivered', async () => (await deliveries(agentA.key, endpoint.id)).every((d) => d.status === 'delivered' && d.response_status === 200 && d.attempts === 1 && d.response_ms !== null));
+    await waitFor('the log says delivered', async () => (await deliveries(agentA, endpoint.id)).every((d) => d.status === 'delivered' && d.response_status === 200 && d.attempts === 1 && d.response_ms !== null));
 
     // Approve, reject after a reply, soft delete and restore: each its own event.
-    await app.inject({ method: 'POST', url: `${BASE}/proposals/${proposalId}/reply`, headers: asAgent(agentA.key), payload: { message: 'Three clinics.' } });
+    await app.inject({ method: 'POST', url: `${BASE}/proposals/${proposalId}/reply`, headers: agentA.headers, payload: { message: 'Three clinics.' } });
     await respond(proposalId, 'approve');
     for (const [method, url] of [['DELETE', `/api/proposals/${proposalId}`], ['POST', `/api/proposals/${proposalId}/restore`]] as const) {
-      const res = await app.inject({ method, url, headers: { authorization: `Bearer ${owner}` } });
+      const res = await app.inject({ method, url, headers: owner.headers });
       assert.equal(res.statusCode, 200, res.body);
     }
     await waitFor('approved, deleted and restored', () => ['proposal.approved', 'proposal.deleted', 'proposal.restored'].every((t) => events('/a').some((e) => e.type === t)));
@@ -178,8 +176,8 @@ describe('webhooks: signed outbound events for agents', () => {
   });
 
   it('signs with a current timestamp that the signature covers: an old or altered timestamp is refused (replay protection)', async () => {
-    const { secret } = await createEndpoint(agentA.key, { url: receiver.url('/replay'), event_types: ['proposal.approved'] });
-    await respond(await propose(agentA.key), 'approve');
+    const { secret } = await createEndpoint(agentA, { url: receiver.url('/replay'), event_types: ['proposal.approved'] });
+    await respond(await propose(agentA), 'approve');
     const [hit] = await waitFor('the event', () => receiver.at('/replay').length > 0 && receiver.at('/replay'));
     const wh = new Webhook(secret);
     const sent = Number(hit!.headers['webhook-timestamp']);
@@ -196,19 +194,19 @@ describe('webhooks: signed outbound events for agents', () => {
 
   it('retries after a 500 on the schedule and then delivers (same webhook-id)', async () => {
     receiver.script('/flaky', [500, 503]);
-    const { endpoint, secret } = await createEndpoint(agentA.key, { url: receiver.url('/flaky'), event_types: ['proposal.rejected'] });
-    await respond(await propose(agentA.key), 'reject', 'Not this time');
+    const { endpoint, secret } = await createEndpoint(agentA, { url: receiver.url('/flaky'), event_types: ['proposal.rejected'] });
+    await respond(await propose(agentA), 'reject', 'Not this time');
     await waitFor('three attempts', () => receiver.at('/flaky').length >= 3);
     const hits = receiver.at('/flaky');
     assert.equal(new Set(hits.map((h) => h.headers['webhook-id'])).size, 1);
     for (const h of hits) new Webhook(secret).verify(h.body, h.headers);
     const [d] = await waitFor('delivered after retries', async () => {
-      const list = await deliveries(agentA.key, endpoint.id);
+      const list = await deliveries(agentA, endpoint.id);
       return list[0]?.status === 'delivered' && list;
     });
     assert.equal(d!.attempts, 3);
     assert.equal(d!.response_status, 200);
-    const ep = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: asAgent(agentA.key) })).json();
+    const ep = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: agentA.headers })).json();
     assert.equal(ep.enabled, true);
     assert.equal(ep.failing_since, null);
     // The operator sees the outcomes.
@@ -219,27 +217,27 @@ describe('webhooks: signed outbound events for agents', () => {
 
   it('does not retry after a 410: the endpoint is disabled and its owner told', async () => {
     receiver.script('/gone', [410]);
-    const { endpoint } = await createEndpoint(agentA.key, { url: receiver.url('/gone'), event_types: ['proposal.approved'] });
-    await respond(await propose(agentA.key), 'approve');
+    const { endpoint } = await createEndpoint(agentA, { url: receiver.url('/gone'), event_types: ['proposal.approved'] });
+    await respond(await propose(agentA), 'approve');
     const [d] = await waitFor('the failed delivery', async () => {
-      const list = await deliveries(agentA.key, endpoint.id);
+      const list = await deliveries(agentA, endpoint.id);
       return list[0]?.status === 'failed' && list;
     });
     assert.equal(d!.attempts, 1);
     assert.equal(d!.response_status, 410);
-    const ep = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: asAgent(agentA.key) })).json();
+    const ep = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: agentA.headers })).json();
     assert.equal(ep.enabled, false);
     assert.equal(ep.disabled_reason, 'gone');
     const mails = await app.services.mail.recent({ to: 'a@hook-agents.example.com' });
     assert.ok(mails.some((m) => m.subject.includes('Webhook endpoint disabled') && m.text_body.includes(receiver.url('/gone'))));
     // Disabled: new events are not recorded for it, and redeliver/test are refused until it is enabled again.
-    await respond(await propose(agentA.key), 'approve');
+    await respond(await propose(agentA), 'approve');
     assert.equal(receiver.at('/gone').length, 1);
-    const test = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/test`, headers: asAgent(agentA.key) });
+    const test = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/test`, headers: agentA.headers });
     assert.equal(test.statusCode, 409);
-    const enabled = await app.inject({ method: 'PATCH', url: `${BASE}/webhooks/${endpoint.id}`, headers: asAgent(agentA.key), payload: { enabled: true } });
+    const enabled = await app.inject({ method: 'PATCH', url: `${BASE}/webhooks/${endpoint.id}`, headers: agentA.headers, payload: { enabled: true } });
     assert.equal(enabled.json().enabled, true);
-    const again = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/deliveries/${d!.id}/redeliver`, headers: asAgent(agentA.key) });
+    const again = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/deliveries/${d!.id}/redeliver`, headers: agentA.headers });
     assert.equal(again.statusCode, 202, again.body);
     assert.equal(again.json().event_id, d!.event_id);
     await waitFor('the redelivery', () => receiver.at('/gone').length === 2);
@@ -248,15 +246,15 @@ describe('webhooks: signed outbound events for agents', () => {
 
   it('disables an endpoint after three deliveries in a row exhausted their retries, and tells its owner', async () => {
     receiver.script('/down', Array.from({ length: 30 }, () => 500));
-    const { endpoint } = await createEndpoint(agentA.key, { url: receiver.url('/down'), event_types: ['proposal.approved'] });
-    for (let i = 0; i < 3; i++) await respond(await propose(agentA.key), 'approve');
+    const { endpoint } = await createEndpoint(agentA, { url: receiver.url('/down'), event_types: ['proposal.approved'] });
+    for (let i = 0; i < 3; i++) await respond(await propose(agentA), 'approve');
     const ep = await waitFor('the endpoint disabled for failing', async () => {
-      const got = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: asAgent(agentA.key) })).json();
+      const got = (await app.inject({ method: 'GET', url: `${BASE}/webhooks/${endpoint.id}`, headers: agentA.headers })).json();
       return got.enabled === false && got;
     });
     assert.equal(ep.disabled_reason, 'failing');
     assert.ok(ep.failing_since);
-    const log = await deliveries(agentA.key, endpoint.id);
+    const log = await deliveries(agentA, endpoint.id);
     assert.equal(log.length, 3);
     for (const d of log) {
       assert.equal(d.status, 'failed');
@@ -269,14 +267,14 @@ describe('webhooks: signed outbound events for agents', () => {
   });
 
   it('rotates the secret: during the grace period both secrets verify, and the new one is shown once', async () => {
-    const { endpoint, secret: oldSecret } = await createEndpoint(agentA.key, { url: receiver.url('/rotate') });
-    const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/rotate-secret`, headers: asAgent(agentA.key) });
+    const { endpoint, secret: oldSecret } = await createEndpoint(agentA, { url: receiver.url('/rotate') });
+    const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/rotate-secret`, headers: agentA.headers });
     assert.equal(res.statusCode, 200, res.body);
     const newSecret = res.json().secret as string;
     assert.match(newSecret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.notEqual(newSecret, oldSecret);
     assert.ok(res.json().endpoint.previous_secret_expires_at);
-    const test = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/test`, headers: asAgent(agentA.key) });
+    const test = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/test`, headers: agentA.headers });
     assert.equal(test.statusCode, 202, test.body);
     const [hit] = await waitFor('the test event', () => receiver.at('/rotate').length > 0 && receiver.at('/rotate'));
     assert.equal(hit!.headers['webhook-signature']!.split(' ').length, 2);
@@ -284,7 +282,7 @@ describe('webhooks: signed outbound events for agents', () => {
     assert.equal((new Webhook(newSecret).verify(hit!.body, hit!.headers) as { type: string }).type, 'webhook.test');
     // Secrets are never returned again, nor stored in clear.
     for (const url of [`${BASE}/webhooks/${endpoint.id}`, `${BASE}/webhooks`]) {
-      const body = (await app.inject({ method: 'GET', url, headers: asAgent(agentA.key) })).body;
+      const body = (await app.inject({ method: 'GET', url, headers: agentA.headers })).body;
       assert.ok(!body.includes('whsec_') && !body.includes(newSecret.slice(6)));
     }
     const stored = JSON.stringify(await db.query('SELECT * FROM webhook_endpoints WHERE id = $1', [endpoint.id]));
@@ -292,13 +290,13 @@ describe('webhooks: signed outbound events for agents', () => {
   });
 
   it("keeps agents apart: another agent's events never reach my endpoint, and my endpoints are 404 to it", async () => {
-    const { endpoint } = await createEndpoint(agentB.key, { url: receiver.url('/b') });
-    await respond(await propose(agentA.key), 'approve');
-    const probe = await createEndpoint(agentA.key, { url: receiver.url('/a-probe'), event_types: ['proposal.approved'] });
-    await respond(await propose(agentA.key), 'approve');
+    const { endpoint } = await createEndpoint(agentB, { url: receiver.url('/b') });
+    await respond(await propose(agentA), 'approve');
+    const probe = await createEndpoint(agentA, { url: receiver.url('/a-probe'), event_types: ['proposal.approved'] });
+    await respond(await propose(agentA), 'approve');
     await waitFor("agent A's later event", () => receiver.at('/a-probe').length > 0);
     assert.equal(receiver.at('/b').length, 0);
-    assert.deepEqual(await deliveries(agentB.key, endpoint.id), []);
+    assert.deepEqual(await deliveries(agentB, endpoint.id), []);
     for (const [method, url, payload] of [
       ['GET', `${BASE}/webhooks/${probe.endpoint.id}`, undefined],
       ['PATCH', `${BASE}/webhooks/${probe.endpoint.id}`, { enabled: false }],
@@ -307,21 +305,21 @@ describe('webhooks: signed outbound events for agents', () => {
       ['GET', `${BASE}/webhooks/${probe.endpoint.id}/deliveries`, undefined],
       ['POST', `${BASE}/webhooks/${probe.endpoint.id}/test`, undefined],
     ] as const) {
-      const res = await app.inject({ method, url, headers: asAgent(agentB.key), ...(payload ? { payload } : {}) });
+      const res = await app.inject({ method, url, headers: agentB.headers, ...(payload ? { payload } : {}) });
       assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
     }
-    const [d] = await deliveries(agentA.key, probe.endpoint.id);
-    const redeliver = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/deliveries/${d!.id}/redeliver`, headers: asAgent(agentB.key) });
+    const [d] = await deliveries(agentA, probe.endpoint.id);
+    const redeliver = await app.inject({ method: 'POST', url: `${BASE}/webhooks/${endpoint.id}/deliveries/${d!.id}/redeliver`, headers: agentB.headers });
     assert.equal(redeliver.statusCode, 404);
-    const listed = (await app.inject({ method: 'GET', url: `${BASE}/webhooks`, headers: asAgent(agentB.key) })).json();
+    const listed = (await app.inject({ method: 'GET', url: `${BASE}/webhooks`, headers: agentB.headers })).json();
     assert.deepEqual(listed.endpoints.map((e: { id: string }) => e.id), [endpoint.id]);
   });
 
   it('sends agent.deactivated / agent.reactivated and company.unverified', async () => {
-    const agentC = await registerAgent(app, 'Hook agent C', 'c@hook-agents.example.com');
-    const { secret } = await createEndpoint(agentC.key, { url: receiver.url('/c'), event_types: ['agent.deactivated', 'agent.reactivated', 'company.unverified'] });
-    await propose(agentC.key);
-    const admin = { authorization: `Bearer ${await signInAdmin({ app } as TestContext)}` };
+    const agentC = await actors({ app }).agent('Hook agent C', 'c@hook-agents.example.com');
+    const { secret } = await createEndpoint(agentC, { url: receiver.url('/c'), event_types: ['agent.deactivated', 'agent.reactivated', 'company.unverified'] });
+    await propose(agentC);
+    const admin = (await actors({ app }).admin()).headers;
     const off = await app.inject({ method: 'POST', url: `/api/tools/admin/companies/${companyId}/unverify`, headers: admin });
     assert.equal(off.statusCode, 200, off.body);
     for (const action of ['deactivate', 'reactivate']) {
@@ -349,44 +347,44 @@ describe('webhooks: signed outbound events for agents', () => {
       { url: 'https://example.com/hook', extra: true },
     ];
     for (const payload of cases) {
-      const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: asAgent(agentA.key), payload });
+      const res = await app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agentA.headers, payload });
       assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`);
     }
-    const bounds = await app.inject({ method: 'GET', url: `${BASE}/webhooks/${crypto.randomUUID()}/deliveries?limit=101`, headers: asAgent(agentA.key) });
+    const bounds = await app.inject({ method: 'GET', url: `${BASE}/webhooks/${crypto.randomUUID()}/deliveries?limit=101`, headers: agentA.headers });
     assert.equal(bounds.statusCode, 422);
   });
 });
 
 describe('webhooks: endpoint address rules (production-like settings)', () => {
   const t = useTestApp({ webhooks: { ...testConfig().webhooks, allowPrivate: false, requireHttps: true } });
-  let key: string;
+  let agent: Agent;
   before(async () => {
-    key = (await registerAgent(t.app, 'Strict agent', 'strict@hook-agents.example.com')).key;
+    agent = await actors(t).agent('Strict agent', 'strict@hook-agents.example.com');
   });
 
   it('refuses private, loopback and link-local addresses and plain http with a 422 that says why', async () => {
     for (const url of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://localhost/hook', 'https://[::ffff:192.168.0.1]/x']) {
-      const res = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url } });
+      const res = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload: { url } });
       assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
       assert.match(res.json().detail[0].msg, /public address/);
     }
-    const http = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url: 'http://93.184.216.34/hook' } });
+    const http = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload: { url: 'http://93.184.216.34/hook' } });
     assert.equal(http.statusCode, 422);
     assert.match(http.json().detail[0].msg, /https/);
-    const ok = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34/hook' } });
+    const ok = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload: { url: 'https://93.184.216.34/hook' } });
     assert.equal(ok.statusCode, 201, ok.body);
     assert.match(ok.json().secret, /^whsec_/);
   });
 
   it('refuses ports outside the allowed ones on public hosts, on create and on update (issue 35.5: no port probing through the delivery log)', async () => {
     for (const url of ['https://93.184.216.34:22/hook', 'https://93.184.216.34:6379/', 'https://93.184.216.34:8443/hook']) {
-      const res = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url } });
+      const res = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload: { url } });
       assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
       assert.match(res.json().detail[0].msg, /port \d+ is not allowed: use 80 or 443/);
     }
-    const created = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34:443/other' } });
+    const created = await t.app.inject({ method: 'POST', url: `${BASE}/webhooks`, headers: agent.headers, payload: { url: 'https://93.184.216.34:443/other' } });
     assert.equal(created.statusCode, 201, created.body);
-    const moved = await t.app.inject({ method: 'PATCH', url: `${BASE}/webhooks/${created.json().id}`, headers: { 'x-api-key': key }, payload: { url: 'https://93.184.216.34:25/other' } });
+    const moved = await t.app.inject({ method: 'PATCH', url: `${BASE}/webhooks/${created.json().id}`, headers: agent.headers, payload: { url: 'https://93.184.216.34:25/other' } });
     assert.equal(moved.statusCode, 422, moved.body);
   });
 

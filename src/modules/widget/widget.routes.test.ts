@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { startFakeLlm, type FakeLlm } from '../../test/fake-llm.js';
-import { companyFixture, seedCompanies, signInOwner, type TestContext, useTestApp } from '../../test/helpers.js';
+import { startFakeLlm, type FakeLlm } from '../../../test/fakes/llm.js';
+import { actors, companyFixture, seedCompanies, type TestContext, useTestApp } from '../../../test/helpers/index.js';
 
 const SITE = 'https://www.redline-plumbing.de';
 
@@ -27,8 +27,9 @@ async function insightRows(t: TestContext) {
 
 describe('chat widget', () => {
   const t = useTestApp();
+  const as = actors(t);
   let companyId: string;
-  let auth: { authorization: string };
+  let auth: Record<string, string>;
   let publicId: string;
 
   const chat = (content: string, headers: Record<string, string> = { origin: SITE }, id = publicId) =>
@@ -36,9 +37,9 @@ describe('chat widget', () => {
 
   before(async () => {
     [companyId] = (await seedCompanies(t.app, [plumberFixture()])) as [string];
-    const owner = await signInOwner(t, 'owner@redline-plumbing.de', 'https://redline-plumbing.de');
+    const owner = await as.owner('owner@redline-plumbing.de', 'https://redline-plumbing.de');
     assert.equal(owner.companyId, companyId);
-    auth = { authorization: `Bearer ${owner.token}` };
+    auth = owner.headers;
   });
 
   it('gives the owner a disabled default configuration with an unguessable public id', async () => {
@@ -60,8 +61,8 @@ describe('chat widget', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/widget/company/${companyId}` })).statusCode, 401);
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, payload: { enabled: true } })).statusCode, 401);
     await seedCompanies(t.app, [companyFixture({ website_url: 'https://other-co.example.net' })]);
-    const other = await signInOwner(t, 'boss@other-co.example.net', 'https://other-co.example.net');
-    const h = { authorization: `Bearer ${other.token}` };
+    const other = await as.owner('boss@other-co.example.net', 'https://other-co.example.net');
+    const h = other.headers;
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/widget/company/${companyId}`, headers: h })).statusCode, 404);
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/widget/company/${companyId}`, headers: h, payload: { enabled: true } })).statusCode, 404);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CompanyRow } from '../companies/companies.schemas.js';
+import type { CompanyRecord } from '../companies/company.record.js';
 import { profileVerdict } from './widget.verdict.js';
 
 const roofer = {
@@ -16,7 +16,7 @@ const roofer = {
   keywords: ['roofer'],
   contact_email: 'hello@skyline.example.com',
   phone: null,
-} as unknown as CompanyRow;
+} as unknown as CompanyRecord;
 
 describe('profileVerdict: a deterministic yes only when one statement covers the question (issue 37)', () => {
   it('says yes with the statement that covers every specific word', () => {

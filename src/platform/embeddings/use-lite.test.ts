@@ -40,7 +40,7 @@ describe('embedding model evaluated from its weights (use-lite)', () => {
   });
 
   it('is built by the install on this machine (else every query pays the graph’s fixed cost)', () => {
-    assert.ok(loadNativeKernels()?.sgemm, 'native/build/kernels.node missing: run `node scripts/build-native.mjs` (needs a C compiler)');
+    assert.ok(loadNativeKernels()?.sgemm, 'native/build/kernels.node missing: run `node scripts/dev/build-native.mjs` (needs a C compiler)');
   });
 });
 

@@ -1,0 +1,52 @@
+/**
+ * The server `npm run bench:search` measures: the real app (src/app.ts, as src/server.ts builds it)
+ * plus two bench-only routes for the peer of issue 17, so the peer answers from the same process
+ * over the same HTTP stack and its figures compare with ours:
+ *   POST /bench/peer/load        loads every company and its stored vector into Orama (after our
+ *                                runs, so our peak RSS is read before the peer's memory exists)
+ *   GET  /bench/peer/companies   ?q=&category=&country=&city=&service_type=&is_verified=&limit=
+ *                                embeds q with the service's own provider (same micro-batching and
+ *                                cost as ours), searches Orama in hybrid mode, answers JSON.
+ * Never started by the service itself.
+ */
+import { buildApp } from '../../src/app.js';
+import { loadConfigOrExit } from '../../src/config.js';
+import { companiesForPeer, createOramaPeer, type OramaPeer } from './peer/orama-peer.js';
+
+const config = loadConfigOrExit();
+const app = await buildApp(config);
+let peer: OramaPeer | undefined;
+
+app.post('/bench/peer/load', async () => {
+  const started = Date.now();
+  const loading = createOramaPeer(app.services.embeddings.dimensions);
+  for await (const page of companiesForPeer(app.services.db)) await loading.insert(page);
+  peer = loading;
+  return { companies: loading.size(), seconds: (Date.now() - started) / 1000 };
+});
+
+app.get<{ Querystring: Record<string, string | undefined> }>('/bench/peer/companies', async (req, reply) => {
+  if (!peer) return reply.code(409).send({ detail: 'POST /bench/peer/load first' });
+  const q = req.query.q ?? '';
+  const vector = await app.services.embeddings.embedQuery(q);
+  const { hits, total } = await peer.search({
+    q,
+    vector,
+    limit: Math.min(Number(req.query.limit ?? 10) || 10, 50),
+    filters: {
+      category: req.query.category,
+      country: req.query.country,
+      city: req.query.city,
+      service_type: req.query.service_type,
+      is_verified: req.query.is_verified === undefined ? undefined : req.query.is_verified === 'true',
+    },
+  });
+  return { companies: hits, total };
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
+await app.listen({ port: config.port, host: config.host });

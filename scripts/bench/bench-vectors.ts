@@ -1,0 +1,152 @@
+/**
+ * The in-process vector index alone: `npm run bench:vectors -- (--data-dir DIR | --database-url URL)
+ * [--queries 200] [--threads 2] [--variants i8,f16,f32] [--ef 96,256] [--oversample 3,10]`, on a store filled by `npm run bench:search -- --data-dir DIR` (or any
+ * directory). Loads every company with an embedding, builds the HNSW graph (timed), then for real
+ * query embeddings (the evaluation queries and word pairs from the corpus, embedded with the
+ * bundled model) compares the graph's answers with an exact scan of every company: recall@10 and
+ * per-query latency, without filters and with filters of several selectivities.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.js';
+import { openDb } from '../../src/platform/db.js';
+import { createEmbeddingProvider } from '../../src/platform/embeddings/embeddings.js';
+import { createSearchRepo, type SearchFilters } from '../../src/modules/search/search.repo.js';
+import { SearchIndex } from '../../src/modules/search/search-index.js';
+import usearch from 'usearch';
+import { newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback?: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const dataDir = option('--data-dir');
+const databaseUrl = option('--database-url');
+const queryCount = Number(option('--queries', '200'));
+const threads = Number(option('--threads', '2'));
+if (!dataDir && !databaseUrl) throw new Error('give --data-dir DIR or --database-url URL');
+const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+const db = await openDb(databaseUrl ? { databaseUrl, poolSize: 2 } : { pgliteDir: path.resolve(dataDir!) });
+const repo = createSearchRepo(db);
+const D = 512;
+const graphIndex = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+const exactIndex = new SearchIndex({ dimensions: D, exactBelow: Number.MAX_SAFE_INTEGER, oversample: 3 });
+const t0 = Date.now();
+let after: string | null = null;
+const categories = new Map<string, number>();
+const countries = new Map<string, number>();
+for (;;) {
+  const rows = await repo.vectorRows(after, 5000);
+  for (const r of rows) {
+    graphIndex.apply(r);
+    exactIndex.apply(r);
+    categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
+    if (r.countryCode) countries.set(r.countryCode, (countries.get(r.countryCode) ?? 0) + 1);
+  }
+  if (rows.length < 5000) break;
+  after = rows[rows.length - 1]!.id;
+}
+await db.close();
+const n = graphIndex.size;
+log(`loaded ${n} companies in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+// Graph variants: --variants i8,f16,f32 (quantisation of the graph's vectors), --oversample 3,10
+// (graph candidates per result wanted); each combination is measured on the same queries.
+const quantisations = option('--variants', 'i8')!.split(',');
+const oversamples = option('--oversample', '3')!.split(',').map(Number);
+// The default breadth is the service's for this many companies (vector-graph.ts searchBreadth).
+const efs = option('--ef', String(searchBreadth(n)))!.split(',').map(Number);
+const quantKind = (q: string) => (q === 'f16' ? usearch.ScalarKind.F16 : q === 'f32' ? usearch.ScalarKind.F32 : usearch.ScalarKind.I8);
+const { matrix, slots } = graphIndex.snapshotForBuild();
+const graphs: { quant: string; graph: Graph; seconds: number }[] = [];
+for (const quant of quantisations) {
+  const started = Date.now();
+  const graph = newGraph(D, { quantization: quantKind(quant) });
+  for (let start = 0; start < slots.length; start += 4096) {
+    const k = Math.min(4096, slots.length - start);
+    const keys = new BigUint64Array(k);
+    const flat = new Float32Array(k * D);
+    for (let i = 0; i < k; i++) {
+      const s = slots[start + i]!;
+      keys[i] = BigInt(s);
+      flat.set(matrix.subarray(s * D, (s + 1) * D), i * D);
+    }
+    graph.add(keys, flat, threads);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  log(`HNSW graph (${quant}) built in ${seconds.toFixed(1)} s with ${threads} thread(s)`);
+  // The search breadth is a setting of the loaded index (as in the service: built, saved, loaded).
+  const file = path.join(os.tmpdir(), `bench-vectors-${process.pid}.usearch`);
+  graph.save(file);
+  for (const ef of efs) {
+    const loaded = newGraph(D, { quantization: quantKind(quant), expansion_search: ef });
+    loaded.load(file);
+    graphs.push({ quant: `${quant}, expansion_search ${ef}`, graph: loaded, seconds });
+  }
+  fs.rmSync(file, { force: true });
+}
+
+// Queries: the public evaluation queries, then pairs of corpus words.
+const texts: string[] = [];
+const evalFile = path.join(root, '../shared/eval/queries-public.jsonl');
+if (fs.existsSync(evalFile)) for (const line of fs.readFileSync(evalFile, 'utf8').split('\n')) if (line.trim()) texts.push((JSON.parse(line) as { query: string }).query);
+const words = ['plumber', 'accountant', 'dentist', 'lawyer', 'web design', 'solar', 'roofing', 'bakery', 'yoga', 'translation', 'payroll', 'cloud hosting', 'wedding', 'veterinary', 'logistics', 'tax', 'security audit', 'interior design', 'marketing', 'tutoring'];
+for (let i = 0; texts.length < queryCount; i++) texts.push(`${words[i % words.length]} ${words[(i * 7 + 3) % words.length]} ${i}`);
+const embeddings = createEmbeddingProvider(loadConfig({ ...process.env, EMBEDDINGS_WORKERS: String(threads) }).embeddings);
+await embeddings.ready();
+const vectors = (await embeddings.embed(texts.slice(0, queryCount))).map((v) => Float32Array.from(v));
+await embeddings.close();
+
+const byCount = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
+const topCategory = byCount(categories)[0]![0];
+const topCountry = byCount(countries)[0]![0];
+const rareCountry = byCount(countries).at(-1)![0];
+const cases: [string, SearchFilters][] = [
+  ['no filter', {}],
+  ['is_verified', { verifiedOnly: true }],
+  [`country ${topCountry}`, { countryCode: topCountry }],
+  [`category ${topCategory}`, { category: topCategory }],
+  [`category + country ${topCountry}`, { category: topCategory, countryCode: topCountry }],
+  [`country ${rareCountry} + verified`, { countryCode: rareCountry, verifiedOnly: true }],
+];
+
+const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(p * a.length))]!;
+const exactAnswers = cases.map(([, filters]) => vectors.map((q) => exactIndex.search(q, filters, 10) ?? []));
+const exactP50 = cases.map(([, filters]) => {
+  const times = vectors.slice(0, 50).map((q) => {
+    const t = performance.now();
+    exactIndex.search(q, filters, 10);
+    return performance.now() - t;
+  });
+  return pct(times, 0.5);
+});
+const matchCounts = cases.map(([, filters]) => (exactIndex.search(vectors[0]!, filters, 1_000_000) ?? []).length);
+console.log(`\n${n} companies, ${vectors.length} queries, usearch HNSW (16 links, expansion_add 128), exact re-scoring`);
+for (const { quant, graph, seconds } of graphs) {
+  graphIndex.snapshotForBuild();
+  graphIndex.installGraph(graph);
+  for (const oversample of oversamples) {
+    graphIndex.tune({ oversample });
+    console.log(`\ngraph ${quant} (built in ${seconds.toFixed(1)} s, ${threads} thread(s)), oversample ${oversample}`);
+    console.log(`${'filters'.padEnd(40)}${'matches'.padStart(9)}${'recall@10'.padStart(11)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'exact p50'.padStart(11)}`);
+    cases.forEach(([name, filters], c) => {
+      let found = 0;
+      let wanted = 0;
+      const times: number[] = [];
+      vectors.forEach((q, i) => {
+        const t = performance.now();
+        const got = graphIndex.search(q, filters, 10) ?? [];
+        times.push(performance.now() - t);
+        const want = new Set(exactAnswers[c]![i]!.map((r) => r.id));
+        wanted += want.size;
+        for (const r of got) if (want.has(r.id)) found++;
+      });
+      console.log(`${name.padEnd(40)}${String(matchCounts[c]).padStart(9)}${(found / Math.max(wanted, 1)).toFixed(3).padStart(11)}${pct(times, 0.5).toFixed(2).padStart(9)}${pct(times, 0.99).toFixed(2).padStart(9)}${exactP50[c]!.toFixed(1).padStart(11)}`);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Crawl extraction accuracy (issue 19): `npm run eval:crawl [-- --misses]`.
+ *
+ * Runs the deterministic extraction (no language model) over the evaluation sites in
+ * test/eval/crawl/sites/ (the main set, then the held-out set written after the code) and
+ * prints per-field accuracy for name, phone, city and country; then crawls the tidy fixture sites
+ * (test/fixtures/crawl/farm.ts) through the real engine and prints their city, country, phone and email
+ * accuracy, which must stay at 100 %.
+ */
+import { EVAL_SITES, HOLDOUT_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
+import { EVAL_FIELDS, evaluate, evaluateFixtures } from '../../test/eval/crawl/harness.js';
+
+const showMisses = process.argv.includes('--misses');
+const t0 = Date.now();
+async function report(title: string, sites: EvalSite[]) {
+  const r = await evaluate(sites);
+  console.log(`${title}: ${r.sites} sites (deterministic analyser, no LLM)`);
+  for (const f of EVAL_FIELDS) console.log(`  ${f.padEnd(8)} ${String(r.right[f]).padStart(3)}/${r.sites} = ${(r.accuracy[f] * 100).toFixed(1)} %`);
+  if (showMisses) for (const m of r.misses) console.log(`    miss ${m}`);
+}
+await report('eval:crawl evaluation sites', EVAL_SITES);
+await report('held-out sites', HOLDOUT_SITES);
+await report('all', [...EVAL_SITES, ...HOLDOUT_SITES]);
+const tidy = await evaluateFixtures();
+console.log(`tidy fixture sites (crawled): ${tidy.right}/${tidy.total} fields = ${((tidy.right / tidy.total) * 100).toFixed(1)} %`);
+if (showMisses) for (const m of tidy.misses) console.log(`    miss ${m}`);
+console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);

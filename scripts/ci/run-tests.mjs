@@ -1,0 +1,27 @@
+// Runs every *.test.ts under src and test with node's test runner (through tsx): once on PGlite, and
+// again on PostgreSQL when TEST_DATABASE_URL is set. Node 20 does not expand globs itself.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return findTests(p);
+    return p.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = only.length ? only : ['src', 'test'].flatMap(findTests).sort();
+const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+let failed = false;
+for (const store of stores) {
+  console.log(`\n# store: ${store} (${files.length} test files, Node ${process.version})`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, TEST_STORE: store, NODE_ENV: 'test' },
+  });
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);

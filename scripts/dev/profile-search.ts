@@ -1,0 +1,68 @@
+/**
+ * Where the server's main thread goes under load: `npx tsx scripts/dev/profile-search.ts --data-dir DIR
+ * [--duration 20] [--filters]` starts scripts/bench/bench-server.ts on a store that bench:search filled
+ * (`--data-dir` kept), under `node --cpu-prof`, sends novel queries from 10 connections, stops the
+ * server and prints the main thread's self time per function (top 30) and how busy it was.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startBenchServer } from '../bench/bench-start.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const dataDir = option('--data-dir');
+if (!dataDir) throw new Error('--data-dir DIR (a store filled by npm run bench:search -- --data-dir DIR)');
+const duration = Number(option('--duration', '20'));
+const withFilters = args.includes('--filters');
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-prof-'));
+const port = 19000 + Math.floor(Math.random() * 1000);
+
+const server = await startBenchServer({
+  script: path.join(root, 'scripts/bench/bench-server.ts'),
+  cwd: root,
+  env: {
+    ...process.env, DATA_DIR: path.resolve(dataDir), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    EMBEDDINGS_WORKERS: '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
+  },
+  port,
+  timeoutMs: 900_000,
+  log: (m) => console.log(m),
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+});
+const words = ['plumbing', 'tax advice', 'wedding', 'solar', 'bakery', 'security audit', 'dentist', 'logistics', 'cloud hosting', 'translation', 'roofing', 'payroll'];
+let n = 0;
+const filters = ['&country=Germany&is_verified=true', '&country=United%20States&is_verified=true', '&category=Technology', '&country=France'];
+// CPU profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime: the same in both processes.
+const windowStart = Number(process.hrtime.bigint() / 1000n);
+const result = await autocannon({
+  url: `http://127.0.0.1:${port}`,
+  connections: 10,
+  duration,
+  requests: [{ setupRequest: (req: object) => ({ ...req, path: `/api/v1/agent/companies?q=${encodeURIComponent(`${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`)}${withFilters ? filters[n % filters.length] : ''}` }) }],
+});
+const windowEnd = Number(process.hrtime.bigint() / 1000n);
+console.log(`${withFilters ? 'novel + filters' : 'novel'}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+server.stop();
+await new Promise((r) => setTimeout(r, 3000));
+
+const file = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(profileDir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+if (!file) throw new Error(`no profile written in ${profileDir}`);
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { startTime: number; nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const self = new Map<string, number>();
+let at = profile.startTime;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  // Only the load test: not the start (loading the index) nor the shutdown.
+  if (at < windowStart || at > windowEnd) return;
+  const frame = byId.get(id)!.callFrame;
+  const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
+  self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+console.log(`main thread during the load test (${file}): ${(total / 1e6).toFixed(1)} s sampled, idle ${(((self.get('(idle) :-1') ?? 0) / total) * 100).toFixed(1)} %, ~${((total - (self.get('(idle) :-1') ?? 0)) / 1000 / Math.max(1, n)).toFixed(2)} ms busy per request`);
+for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);

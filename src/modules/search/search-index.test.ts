@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SearchFilters } from './search.repo.js';
+import { SearchIndex, type IndexRow } from './search-index.js';
+import { newGraph } from './vector-graph.js';
+import { loadNativeKernels } from '../../platform/native.js';
+
+// Pure tests of the in-memory index (no database): exact answers, the HNSW path and its fallbacks.
+const D = 32;
+let seed = 7;
+const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const CATEGORIES = ['Technology', 'Finance', 'Healthcare', 'Legal'];
+const CITIES: [string, string, string, number, number][] = [
+  ['Berlin', 'DE', 'Germany', 52.52, 13.405],
+  ['Munich', 'DE', 'Germany', 48.137, 11.575],
+  ['Austin', 'US', 'United States', 30.267, -97.743],
+  ['Lyon', 'FR', 'France', 45.764, 4.835],
+];
+const TYPES = ['local', 'remote', 'hybrid', 'nationwide'];
+
+function randomVector(): Float32Array {
+  const v = new Float32Array(D);
+  for (let i = 0; i < D; i++) v[i] = rnd() * 2 - 1;
+  return v;
+}
+
+function row(i: number): IndexRow {
+  const [city, countryCode, country, latitude, longitude] = CITIES[i % CITIES.length]!;
+  return {
+    id: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+    name: `Company ${i}`,
+    searchVector: `'compani':1A '${i}':2A`,
+    vector: randomVector(),
+    removed: false,
+    category: CATEGORIES[i % 3 === 0 ? 0 : (i * 7) % CATEGORIES.length]!,
+    countryCode,
+    country,
+    city,
+    industry: i % 5 === 0 ? 'Software Development' : 'Consulting',
+    serviceType: TYPES[(i * 3) % TYPES.length]!,
+    verified: i % 4 !== 0,
+    latitude: i % 11 === 0 ? null : latitude,
+    longitude: i % 11 === 0 ? null : longitude,
+  };
+}
+
+/** The reference: every row scored, filtered by plain code written from the SQL of search.repo. */
+function bruteForce(rows: Map<string, IndexRow>, q: Float32Array, f: SearchFilters, limit: number) {
+  const unit = (v: Float32Array) => {
+    const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    return [...v].map((x) => x / n);
+  };
+  const uq = unit(q);
+  const out: { id: string; score: number }[] = [];
+  for (const r of rows.values()) {
+    if (f.category && r.category.toLowerCase() !== f.category.toLowerCase()) continue;
+    if (f.countryCode && r.countryCode !== f.countryCode) continue;
+    if (f.city && r.city.toLowerCase() !== f.city.toLowerCase()) continue;
+    if (f.industry && !r.industry.toLowerCase().includes(f.industry.toLowerCase())) continue;
+    if (f.serviceType && r.serviceType !== f.serviceType) continue;
+    if (f.verifiedOnly && !r.verified) continue;
+    const uv = unit(r.vector!);
+    out.push({ id: r.id, score: uv.reduce((s, x, i) => s + x * uq[i]!, 0) });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
+}
+
+const FILTERS: SearchFilters[] = [
+  {},
+  { category: 'technology' },
+  { countryCode: 'DE' },
+  { city: 'LYON' },
+  { industry: 'software' },
+  { serviceType: 'remote' },
+  { verifiedOnly: true },
+  { category: 'Finance', countryCode: 'US', verifiedOnly: true },
+  { category: 'Legal', city: 'Berlin', serviceType: 'hybrid' },
+];
+
+function ids(list: { id: string }[] | undefined) {
+  return list?.map((x) => x.id);
+}
+
+/** What the builder thread does, here in-process. */
+function buildGraph(index: SearchIndex) {
+  const { matrix, slots } = index.snapshotForBuild();
+  const graph = newGraph(D);
+  const keys = BigUint64Array.from([...slots].map((s) => BigInt(s)));
+  const flat = new Float32Array(slots.length * D);
+  slots.forEach((s, i) => flat.set(matrix.subarray(s * D, (s + 1) * D), i * D));
+  graph.add(keys, flat, 1);
+  return graph;
+}
+
+describe('vector index', () => {
+  it('answers exactly like a full scan under every filter (small directory: exact scan)', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    const rows = new Map<string, IndexRow>();
+    for (let i = 0; i < 600; i++) {
+      const r = row(i);
+      rows.set(r.id, r);
+      index.apply(r);
+    }
+    for (const f of FILTERS) {
+      const q = randomVector();
+      const got = index.search(q, f, 10)!;
+      const want = bruteForce(rows, q, f, 10);
+      assert.deepEqual(ids(got), ids(want), JSON.stringify(f));
+      for (let i = 0; i < got.length; i++) assert.ok(Math.abs(got[i]!.score - want[i]!.score) < 1e-5);
+    }
+    // A filter nothing matches, and updated_since (left to the database).
+    assert.deepEqual(index.search(randomVector(), { city: 'Nowhere' }, 10), []);
+    assert.equal(index.search(randomVector(), { updatedSince: '2026-01-01T00:00:00Z' }, 10), undefined);
+  });
+
+  it('gives the same exact-scan answers with the native kernel and with the JavaScript loop', (t) => {
+    if (!loadNativeKernels()) return t.skip('native kernels not built');
+    const plain = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3, nativeKernels: false });
+    const native = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    for (let i = 0; i < 500; i++) {
+      const r = row(i);
+      plain.apply(r);
+      native.apply(r);
+    }
+    for (const f of FILTERS.filter((x) => Object.keys(x).length > 0)) {
+      const q = randomVector();
+      const a = plain.search(q, f, 20)!;
+      const b = native.search(q, f, 20)!;
+      assert.deepEqual(ids(b), ids(a), JSON.stringify(f));
+      b.forEach((x, i) => assert.ok(Math.abs(x.score - a[i]!.score) < 1e-6));
+    }
+  });
+
+  it('evaluates near like the SQL: within the radius, and remote providers when asked', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    for (let i = 0; i < 200; i++) index.apply(row(i));
+    const berlin = { latitude: 52.52, longitude: 13.405, radiusKm: 50, countryCode: 'DE' };
+    const local = index.search(randomVector(), { near: { ...berlin, includeRemote: false } }, 200)!;
+    // Rows 0, 4, 8, ... are in Berlin; those with i % 11 === 0 have no coordinates.
+    const expectLocal = new Set([...Array(200).keys()].filter((i) => i % 4 === 0 && i % 11 !== 0).map((i) => row(i).id));
+    assert.deepEqual(new Set(ids(local)), expectLocal);
+    const wide = index.search(randomVector(), { near: { ...berlin, includeRemote: true } }, 200)!;
+    const expectWide = [...Array(200).keys()].filter((i) => {
+      const r = row(i);
+      return expectLocal.has(r.id) || r.serviceType === 'remote' || r.serviceType === 'hybrid' || (r.serviceType === 'nationwide' && r.countryCode === 'DE');
+    });
+    assert.equal(wide.length, expectWide.length);
+  });
+
+  it('follows writes: replace, remove, re-add, and rows without an embedding are not indexed', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    const a = row(1);
+    index.apply(a);
+    index.apply(row(2));
+    const q = a.vector!;
+    assert.equal(index.search(q, {}, 1)![0]!.id, a.id);
+    index.apply({ ...a, category: 'Legal' });
+    assert.deepEqual(ids(index.search(q, { category: 'legal' }, 5)), [a.id]);
+    index.apply({ ...a, removed: true });
+    assert.equal(index.size, 1);
+    assert.notEqual(index.search(q, {}, 1)![0]!.id, a.id);
+    index.apply(a);
+    assert.equal(index.search(q, {}, 1)![0]!.id, a.id);
+    index.apply({ ...a, vector: null });
+    assert.equal(index.size, 1);
+    index.remove(row(2).id);
+    assert.deepEqual(index.search(q, {}, 5), []);
+  });
+
+  it('uses the HNSW graph above exactBelow with high recall, and the exact scan when a filter is rare', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 100, oversample: 3 });
+    const rows = new Map<string, IndexRow>();
+    for (let i = 0; i < 3000; i++) {
+      const r = row(i);
+      rows.set(r.id, r);
+      index.apply(r);
+    }
+    // No graph yet and too many rows for an exact scan: the database answers.
+    assert.equal(index.search(randomVector(), {}, 10), undefined);
+    const graph = buildGraph(index);
+    // A write while the graph was being built is replayed on install.
+    const late = { ...row(5000), id: 'ffffffff-0000-0000-0000-000000000000' };
+    index.apply(late);
+    rows.set(late.id, late);
+    index.installGraph(graph);
+    assert.ok(index.hasGraph);
+
+    let found = 0;
+    for (let t = 0; t < 50; t++) {
+      const q = randomVector();
+      const want = new Set(ids(bruteForce(rows, q, {}, 10)));
+      for (const id of ids(index.search(q, {}, 10))!) if (want.has(id)) found++;
+    }
+    assert.ok(found / 500 >= 0.95, `recall@10 ${found / 500}`);
+    assert.equal(index.search(late.vector!, {}, 1)![0]!.id, late.id);
+
+    // Rare combination (under exactBelow): exact, identical to the full scan.
+    const rare: SearchFilters = { category: 'Legal', city: 'Berlin', serviceType: 'hybrid' };
+    const q = randomVector();
+    assert.deepEqual(ids(index.search(q, rare, 10)), ids(bruteForce(rows, q, rare, 10)));
+    // A broad filter goes through the graph and keeps only rows that pass it.
+    for (const r of index.search(randomVector(), { countryCode: 'DE' }, 20)!) assert.equal(rows.get(r.id)!.countryCode, 'DE');
+
+    // Too few graph neighbours pass a broad filter (here: far too few asked for): the exact scan answers.
+    const stingy = new SearchIndex({ dimensions: D, exactBelow: 100, oversample: 0.05 });
+    for (const r of rows.values()) stingy.apply(r);
+    stingy.installGraph(buildGraph(stingy));
+    const broad: SearchFilters = { countryCode: 'DE' };
+    const q2 = randomVector();
+    assert.deepEqual(ids(stingy.search(q2, broad, 10)), ids(bruteForce(rows, q2, broad, 10)));
+
+    // Writes after install update the graph in place.
+    const added = { ...row(6000), id: 'eeeeeeee-0000-0000-0000-000000000000' };
+    index.apply(added);
+    assert.equal(index.search(added.vector!, {}, 1)![0]!.id, added.id);
+    index.remove(added.id);
+    assert.notEqual(index.search(added.vector!, {}, 1)![0]!.id, added.id);
+  });
+
+  it('chooses between the graph and an exact scan of a filter\'s rows by measured cost, the scan giving the full answer', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 100, oversample: 3, chooseByCost: true });
+    const rows = new Map<string, IndexRow>();
+    for (let i = 0; i < 3000; i++) {
+      const r = row(i);
+      rows.set(r.id, r);
+      index.apply(r);
+    }
+    index.installGraph(buildGraph(index));
+    const costs = index as unknown as { scanCost: number; graphCost: number };
+    // A filter over a quarter of the directory (750 rows, above exactBelow): cheap rows, dear neighbours → scan.
+    costs.scanCost = 0.01;
+    costs.graphCost = 100;
+    const broad: SearchFilters = { countryCode: 'DE' };
+    for (let t = 0; t < 5; t++) {
+      const q = randomVector();
+      assert.deepEqual(ids(index.search(q, broad, 10)), ids(bruteForce(rows, q, broad, 10)), 'the scan is exact');
+    }
+    assert.equal(index.paths.scan, 5);
+    assert.equal(index.paths.graph, 0);
+    // Dear rows, cheap neighbours → the graph; and what each path costs is measured as it runs.
+    costs.scanCost = 100;
+    costs.graphCost = 0.001;
+    for (const r of index.search(randomVector(), broad, 20)!) assert.equal(rows.get(r.id)!.countryCode, 'DE');
+    assert.equal(index.paths.graph, 1);
+    assert.ok(costs.graphCost > 0.001, 'the graph search updated its measured cost');
+    // More than half the directory: always the graph (a scan would read most rows).
+    costs.scanCost = 0.000001;
+    index.search(randomVector(), { verifiedOnly: true }, 10);
+    assert.equal(index.paths.graph, 2);
+  });
+});

@@ -1,0 +1,17 @@
+/** One evaluation site: the pages a crawl would fetch and what a person reads on them. */
+export interface EvalSite {
+  /** The site's address, e.g. https://www.fincar.com.au/ */
+  url: string;
+  /** What makes the site hard, in a few words. */
+  style: string;
+  expected: {
+    name: string;
+    /** E.164, or null when the site shows no phone. */
+    phone: string | null;
+    city: string;
+    /** ISO 3166-1 alpha-2. */
+    country: string;
+  };
+  /** Path → HTML. */
+  pages: Record<string, string>;
+}

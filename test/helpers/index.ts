@@ -1,0 +1,5 @@
+// Every test helper, from one import: `import { actors, useTestApp } from '<...>/test/helpers/index.js'`.
+export * from './app.js';
+export * from './actors.js';
+export * from './companies.js';
+export * from './timing.js';
