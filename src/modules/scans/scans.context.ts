@@ -1,6 +1,7 @@
 import type * as cheerio from 'cheerio';
 import type { Fetcher, FetchRequestOptions } from '../crawl/crawl.fetcher.js';
 import { FetchError } from '../crawl/crawl.fetcher.js';
+import type { CompanyRecord } from '../companies/company.record.js';
 import type { Evidence } from './scans.types.js';
 
 /**
@@ -19,27 +20,9 @@ export const USER_AGENTS = {
   ai: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
 } as const;
 
-export interface ScanCompany {
-  id: string;
-  name: string;
-  website_url: string;
-  domain: string;
-  category: string;
-  industry: string;
-  description: string;
-  service_type: string;
-  city: string;
-  country: string;
-  address: string;
-  keywords: string[];
-  services: string[];
-  languages: string[];
-  contact_email: string | null;
-  phone: string | null;
-  social_links: Record<string, string>;
-  logo_url: string | null;
-  founded_year: number | null;
-}
+/** What a scan reads of a company (its listing): the stored record's fields, nothing of its own. */
+export type ScanCompany = Pick<CompanyRecord, 'id' | 'name' | 'website_url' | 'domain' | 'category' | 'industry' | 'description' | 'service_type' | 'city'
+  | 'country' | 'address' | 'keywords' | 'services' | 'languages' | 'contact_email' | 'phone' | 'social_links' | 'logo_url' | 'founded_year'>;
 
 /** Which agent interfaces apply to this company (from its listing; found surfaces always count). */
 export interface Applicability {

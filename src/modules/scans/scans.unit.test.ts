@@ -157,7 +157,7 @@ describe('scanner network rules', () => {
   it('refuses a website that resolves to a private address, before any request', async () => {
     const fetcher = createFetcher({ userAgent: 'test', allowPrivate: false, allowedPorts: [80, 443], timeoutMs: 1000, resolver: fixtureResolver });
     try {
-      const company = { id: 'x', name: 'Intranet', website_url: 'http://intranet.test/', domain: 'intranet.test', category: 'Technology', industry: '', description: '', service_type: 'remote', city: '', country: '', address: '', keywords: [], services: [], languages: [], contact_email: null, phone: null, social_links: {}, logo_url: null, founded_year: null };
+      const company: ScanCompany = { id: 'x', name: 'Intranet', website_url: 'http://intranet.test/', domain: 'intranet.test', category: 'Technology', industry: '', description: '', service_type: 'remote', city: '', country: '', address: '', keywords: [], services: [], languages: [], contact_email: null, phone: null, social_links: {}, logo_url: null, founded_year: null };
       const out = await runScan({ fetcher, delayMs: 0 }, company);
       assert.equal(out.state, 'failed');
       assert.equal(out.state === 'failed' && out.reason, 'private_address');
