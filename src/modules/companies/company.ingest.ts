@@ -6,7 +6,7 @@ import { toE164 } from '../../lib/phone.js';
 import { sameValue } from '../../lib/stable-json.js';
 import { createCompaniesRepo } from './companies.repo.js';
 import type { CompanyInput } from './companies.schemas.js';
-import { normalizeCompany } from './company.normalize.js';
+import { derivedFields, normalizeCompany } from './company.normalize.js';
 import type { CompanyFields, CompanyRecord } from './company.record.js';
 import { embeddingFor } from './company.write.js';
 import { embedProfiles, embeddingText } from './profile-vector.js';
@@ -69,8 +69,7 @@ function mergeCrawled(existing: CompanyRecord, next: CompanyFields): Omit<CrawlS
     if (!sameValue(before, after)) changes[f] = { before, after };
   }
   const fields = merged as unknown as CompanyFields;
-  Object.assign(fields, cityCoordinates(fields.city, fields.country_code));
-  fields.phone_e164 = toE164(fields.phone, fields.country_code);
+  Object.assign(fields, derivedFields(fields));
   if (fields.phone_e164 !== existing.phone_e164) changes.phone_e164 = { before: existing.phone_e164, after: fields.phone_e164 };
   return { fields, changes, kept };
 }

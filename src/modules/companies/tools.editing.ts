@@ -5,7 +5,6 @@ import { toValidationIssues } from '../../platform/error-handler.js';
 import { sameValue } from '../../lib/stable-json.js';
 import { isoTimeOrNull as iso } from '../../lib/time.js';
 import { createCompaniesRepo } from './companies.repo.js';
-import type { CompaniesService } from './companies.service.js';
 import { createCompanyHistoryRepo } from './company-history.repo.js';
 import { normalizeCompany, recordAsInput } from './company.normalize.js';
 import type { CompanyFields, CompanyRecord } from './company.record.js';
@@ -29,7 +28,6 @@ import {
  */
 export interface ToolsEditingDeps {
   db: Db;
-  companies: CompaniesService;
   baseUrl: string;
   /** The payments module's subscription records: the plan shown to managers, administrators' grants. */
   subscriptions: SubscriptionRecords;
