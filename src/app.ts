@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { createServices, type ServiceDeps, type Services } from './services.js';
 import { clientErrorHandler, errorBody, frameworkErrors, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/error-handler.js';
 import { registerInputBounds, tightenSchemaFormats } from './platform/input-bounds.js';
+import { buildSerializerFactory } from './platform/serializer.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerRouteRoles } from './platform/auth.js';
 import { ErrorSchema, ValidationErrorSchema, type App } from './platform/http.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false }, onCreate: tightenSchemaFormats },
     // Answered below in the detail shape instead of Fastify's own 503 body.
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Graceful shutdown: requests already running finish; one that arrives on a kept-alive connection after
   // SIGTERM is told to retry elsewhere (503, Retry-After, Connection: close) so the connection can end.

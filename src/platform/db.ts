@@ -34,21 +34,24 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   /** Folder for PGlite; undefined = in memory (tests). */
   pgliteDir?: string | undefined;
+  /** An in-memory PGlite starts from this data folder (a tarball from PGlite's `dumpDataDir`) instead of an empty one: tests start from a migrated copy. */
+  pgliteFrom?: Blob | undefined;
   poolSize?: number;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.pgliteFrom);
 }
 
 /** PGlite's shared_buffers (see openPglite). */
 export const PGLITE_SHARED_BUFFERS = '32MB';
 
-async function openPglite(dir: string | undefined): Promise<Db> {
+async function openPglite(dir: string | undefined, from: Blob | undefined): Promise<Db> {
   if (dir) fs.mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir ? path.join(dir, 'pglite') : undefined, {
     extensions: { vector, pg_trgm },
+    ...(from && !dir ? { loadDataDir: from } : {}),
     // PGlite's buffer pool lives in the process's WebAssembly memory, which never shrinks: 32 MB
     // instead of PostgreSQL's 128 MB keeps about 100 MB off the server's resident memory at 100k
     // companies (README, search speed); pages beyond it come from the OS page cache.
