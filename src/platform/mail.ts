@@ -15,6 +15,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** A one-click unsubscribe address (RFC 8058): sent as List-Unsubscribe with List-Unsubscribe-Post. */
+  listUnsubscribe?: string;
 }
 
 export interface Mailer {
@@ -36,6 +38,7 @@ export interface OutboxMessage {
   subject: string;
   text_body: string;
   html_body: string | null;
+  list_unsubscribe: string | null;
   status: 'queued' | 'sent' | 'logged' | 'failed';
   attempts: number;
   last_error: string | null;
@@ -99,6 +102,7 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
           subject: row.subject,
           text: row.text_body,
           ...(row.html_body ? { html: row.html_body } : {}),
+          ...(row.list_unsubscribe ? { list: { unsubscribe: row.list_unsubscribe }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
         });
       } catch (err) {
         const last = meta.retryCount >= MAIL_RETRY_LIMIT;
@@ -120,8 +124,8 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
   async function store(q: Queryable, message: MailMessage): Promise<string | undefined> {
     if (!config.smtpUrl) {
       const [row] = await q.query<{ id: string }>(
-        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, sent_at) VALUES ($1, $2, $3, $4, 'logged', now()) RETURNING id`,
-        [message.to, message.subject, message.text, message.html ?? null],
+        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe, status, sent_at) VALUES ($1, $2, $3, $4, $5, 'logged', now()) RETURNING id`,
+        [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null],
       );
       mailOutcomes.inc({ outcome: 'logged' });
       // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
@@ -133,8 +137,8 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
       return undefined;
     }
     const [row] = await q.query<{ id: string }>(
-      `INSERT INTO mail_outbox (to_address, subject, text_body, html_body) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [message.to, message.subject, message.text, message.html ?? null],
+      `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null],
     );
     return row!.id;
   }

@@ -7,7 +7,7 @@ import { CategoriesResponseSchema, ChangesQuerySchema, CompanyIdParams, WebsiteP
 export interface CompaniesRoutesOptions {
   companies: CompaniesService;
   /** How a proposal reaches the company, from its proposal history (the proposals module's read port). */
-  reachabilityOf: (companyId: string, isVerified: boolean) => Promise<CompanyProfile['reachability']>;
+  reachabilityOf: (company: { id: string; is_verified: boolean; contact_email: string | null }) => Promise<CompanyProfile['reachability']>;
 }
 
 /** Agent API: company lookup and categories (base /api/v1/agent). */
@@ -16,7 +16,7 @@ export async function companiesRoutes(app: App, { companies, reachabilityOf }: C
   const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({
     ...profile,
     agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null,
-    reachability: await reachabilityOf(profile.id, profile.is_verified),
+    reachability: await reachabilityOf({ id: profile.id, is_verified: profile.is_verified, contact_email: profile.contact.email }),
   });
 
   app.get('/companies/changes', {

@@ -95,7 +95,11 @@ export const CompanyProfileSchema = Type.Object(
     ),
     reachability: Type.Optional(Type.Object({
       claimed: Type.Boolean({ description: 'Someone owns the listing and reads proposals in the dashboard' }),
-      delivery: Type.Union([Type.Literal('dashboard'), Type.Literal('none')], { description: 'dashboard: a proposal reaches an owner who reads the inbox; none: nobody will read it (the listing is unclaimed, or the company is not verified)' }),
+      delivery: Type.Union([Type.Literal('dashboard'), Type.Literal('email'), Type.Literal('none')], {
+        description:
+          "dashboard: a proposal reaches an owner who reads the inbox; email: the listing is unclaimed, and a proposal is announced to the company's public address " +
+          'as an invitation to claim the listing and answer (at most once every 30 days); none: nobody will read it (not verified, or unclaimed with no public address that accepts invitations)',
+      }),
       response_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Share of the last 365 days of proposals that the company answered (unanswered ones younger than 3 days not counted yet); null without any' }),
       median_response_hours: Type.Union([Type.Number(), Type.Null()], { description: 'Median hours to the first answer; null when none was answered' }),
       measured_on: Type.Integer({ description: 'Proposals the figures are measured on' }),

@@ -1,13 +1,15 @@
+import type { Config } from '../../config.js';
 import type { HttpModule } from '../../platform/module.js';
 import type { Guards } from '../../platform/auth.js';
 import type { ProposalsService } from './proposals.service.js';
-import { agentProposalsRoutes, ownerProposalsRoutes } from './proposals.routes.js';
+import { agentProposalsRoutes, invitationRoutes, ownerProposalsRoutes } from './proposals.routes.js';
 import { proposalsSchemas } from './proposals.schemas.js';
 
 /** What the proposals module's routes need (services.ts supplies them). */
 export interface ProposalsModuleDeps {
   proposals: ProposalsService;
   guards: Guards;
+  config: Pick<Config, 'serviceName'>;
 }
 
 /** Proposals: agents send and reply under /api/v1/agent, owners answer under /api/proposals. */
@@ -17,7 +19,8 @@ export const proposalsModule: HttpModule<ProposalsModuleDeps> = {
   async agentRoutes(agent, { proposals, guards }) {
     await agent.register(agentProposalsRoutes, { proposals, guards });
   },
-  async routes(app, { proposals, guards }) {
+  async routes(app, { proposals, guards, config }) {
     await app.register(ownerProposalsRoutes, { prefix: '/api/proposals', proposals, guards });
+    await app.register(invitationRoutes, { prefix: '/invitations', proposals, serviceName: config.serviceName });
   },
 };

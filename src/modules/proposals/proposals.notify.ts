@@ -1,10 +1,11 @@
 import type { Queryable } from '../../platform/db.js';
+import type { MailMessage } from '../../platform/mail.js';
 import type { ProposalStatus } from './proposal-status.js';
 import type { ProposalsCtx } from './proposals.context.js';
 import { structuredLines, type StructuredFields } from './proposals.fields.js';
 
 /** The mail and webhook events a proposal change sends: stored with the change, delivered after it. */
-type Message = { subject: string; text: string };
+type Message = Omit<MailMessage, 'to'>;
 
 /**
  * Notifications are stored in the transaction of the change they report, so a crash right

@@ -6,7 +6,7 @@ import type { MessageRow, ProposalRow } from './proposals.schemas.js';
 const STRUCTURED = "p.budget_amount, p.budget_currency, to_char(p.needed_by, 'YYYY-MM-DD') AS needed_by, p.location, p.details";
 
 const SELECT = `SELECT p.id, p.agent_id, a.name AS agent_name, p.company_id, c.name AS company_name, p.customer_email,
-  p.customer_name, p.description, p.type, ${STRUCTURED}, p.status, p.created_at, p.updated_at, p.deleted_at,
+  p.customer_name, p.description, p.type, ${STRUCTURED}, p.delivery, p.status, p.created_at, p.updated_at, p.deleted_at,
   (SELECT count(*)::int FROM proposal_messages m WHERE m.proposal_id = p.id) AS message_count
   FROM proposals p JOIN agents a ON a.id = p.agent_id JOIN companies c ON c.id = p.company_id`;
 
@@ -42,6 +42,7 @@ export interface NewProposal {
   neededBy: string | null;
   location: string | null;
   details: Record<string, string | number | boolean> | null;
+  delivery: 'dashboard' | 'email' | 'none';
 }
 
 /** Repositories are built on a Queryable: the Db itself or a transaction. */
@@ -49,11 +50,11 @@ export function createProposalsRepo(db: Queryable) {
   return {
     async insert(p: NewProposal): Promise<string> {
       const rows = await db.query<{ id: string }>(
-        `INSERT INTO proposals (agent_id, company_id, customer_email, customer_name, description, type, status, budget_amount, budget_currency, needed_by, location, details)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date, $11, $12::json) RETURNING id`,
+        `INSERT INTO proposals (agent_id, company_id, customer_email, customer_name, description, type, status, budget_amount, budget_currency, needed_by, location, details, delivery)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::date, $11, $12::json, $13) RETURNING id`,
         [
           p.agentId, p.companyId, p.customerEmail, p.customerName, p.description, p.type, p.status,
-          p.budget?.amount ?? null, p.budget?.currency ?? null, p.neededBy, p.location, p.details === null ? null : JSON.stringify(p.details),
+          p.budget?.amount ?? null, p.budget?.currency ?? null, p.neededBy, p.location, p.details === null ? null : JSON.stringify(p.details), p.delivery,
         ],
       );
       return rows[0]!.id;

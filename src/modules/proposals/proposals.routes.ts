@@ -1,9 +1,11 @@
+import formbody from '@fastify/formbody';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_SECURITY, BEARER_SECURITY, callingAgentId, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
+import { unsubscribePage, unsubscribeResultPage } from './invitations.pages.js';
 import type { CreateResult, ProposalsService } from './proposals.service.js';
 import {
   AgentListQuery,
@@ -165,4 +167,44 @@ export async function ownerProposalsRoutes(app: App, { proposals, guards }: Prop
       response: { 200: Type.Ref('ProposalDetail'), 401: err, 404: err, ...errorResponses },
     },
   }, async (req) => proposals.setDeleted(principalOf(req), req.params.proposal_id, false));
+}
+
+const UnsubscribeToken = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/**
+ * The unsubscribe link of claim invitations (base /invitations): GET shows a button, POST opts the address out.
+ * A mail client's one-click unsubscribe (RFC 8058) posts to the same address with the token in the query.
+ */
+export async function invitationRoutes(app: App, { proposals, serviceName }: { proposals: ProposalsService; serviceName: string }): Promise<void> {
+  await app.register(formbody);
+  app.get('/unsubscribe', { schema: { hide: true, querystring: UnsubscribeToken } }, async (req, reply) =>
+    reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).type('text/html; charset=utf-8').send(unsubscribePage(req.query.token, serviceName)),
+  );
+
+  app.post('/unsubscribe', {
+    schema: {
+      operationId: 'invitations.unsubscribe',
+      tags: ['proposals'],
+      summary: 'Stop invitations to claim a listing at the address they were sent to',
+      description:
+        'The link in a claim invitation opens a page whose button posts here (form or JSON, token in the body); mail clients post here for one-click ' +
+        'unsubscribe (RFC 8058, token in the query). Unknown tokens are 400. Repeating it is harmless.',
+      security: [],
+      querystring: Type.Partial(UnsubscribeToken),
+      body: Type.Optional(Type.Object({ token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), 'List-Unsubscribe': Type.Optional(Type.String()) })),
+      response: { 200: Type.Object({ message: Type.String() }), 400: err, ...errorResponses },
+    },
+  }, async (req, reply) => {
+    const token = req.body?.token ?? req.query.token;
+    const isForm = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    if (!token) throw new AppError('bad_request', 'The unsubscribe link has no token: use the link from the invitation email as it was sent.');
+    if (!isForm) return proposals.unsubscribeInvitations(token);
+    reply.headers({ 'cache-control': 'no-store' }).type('text/html; charset=utf-8');
+    try {
+      return reply.send(unsubscribeResultPage(true, (await proposals.unsubscribeInvitations(token)).message));
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return reply.status(400).send(unsubscribeResultPage(false, e.message));
+      throw e;
+    }
+  });
 }

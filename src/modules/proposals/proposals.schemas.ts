@@ -43,6 +43,12 @@ const proposalFields = {
   details: Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])), Type.Null()], {
     description: 'Category-specific details (snake_case keys), or null',
   }),
+  delivery: Type.Union([Type.Literal('dashboard'), Type.Literal('email'), Type.Literal('none')], {
+    description:
+      'How the proposal reached the company when it was sent: dashboard (an owner reads the inbox and is told by email), email (the listing was unclaimed: ' +
+      "the company's public address was invited to claim it and answer, at most once every 30 days) or none (unclaimed, and no public address to invite: nobody could read it yet)",
+  }),
+  delivery_note: Type.String({ description: 'The same in a sentence an agent can pass on' }),
   status: StatusSchema,
   message_count: Type.Integer({ description: 'Messages in the conversation thread, the original request included' }),
   is_deleted: Type.Boolean({ description: 'Soft-deleted by the company (hidden from its listings)' }),
@@ -228,6 +234,7 @@ export interface ProposalRow {
   needed_by: string | null;
   location: string | null;
   details: Record<string, string | number | boolean> | null;
+  delivery: 'dashboard' | 'email' | 'none';
   status: ProposalStatus;
   message_count: number;
   created_at: Date | string;

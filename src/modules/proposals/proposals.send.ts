@@ -4,6 +4,7 @@ import { INITIAL_STATUS } from './proposal-status.js';
 import type { ProposalInput, ProposalsCtx } from './proposals.context.js';
 import { checkNeededByWindow, cleanStructured } from './proposals.fields.js';
 import { requestHash, storedResult, writeOnce, type CreateResult } from './proposals.idempotency.js';
+import { inviteIn, planDelivery, type Delivery, type DeliveryPlan, type InvitationFacts } from './proposals.invitations.js';
 import { companyMessage, dispatchMail, ownerAddresses, queueMail } from './proposals.notify.js';
 import type { ProposalsRepo } from './proposals.repo.js';
 import type { BatchResult, ProposalDetail } from './proposals.schemas.js';
@@ -20,14 +21,18 @@ function clean(input: ProposalInput) {
   return { customerEmail: input.customer_email.trim().toLowerCase(), customerName, description, type: input.type ?? 'custom', structured: cleanStructured(input) };
 }
 
-async function insertOne(tx: ProposalsRepo, agentId: string, companyId: string, p: CleanProposal): Promise<string> {
+async function insertOne(tx: ProposalsRepo, agentId: string, companyId: string, p: CleanProposal, delivery: Delivery): Promise<string> {
   const { structured, ...fields } = p;
   const id = await tx.insert({
-    agentId, companyId, ...fields, status: INITIAL_STATUS,
+    agentId, companyId, ...fields, status: INITIAL_STATUS, delivery,
     budget: structured.budget, neededBy: structured.needed_by, location: structured.location, details: structured.details,
   });
   await tx.addMessage({ proposalId: id, authorRole: 'agent', kind: 'request', text: p.description });
   return id;
+}
+
+function invitationFacts(row: { id: string; agent_name: string }, p: CleanProposal): InvitationFacts {
+  return { proposalId: row.id, agentName: row.agent_name, customerName: p.customerName, description: p.description, structured: p.structured };
 }
 
 export async function createProposal(ctx: ProposalsCtx, agentId: string, input: ProposalInput & { company_id: string }, idempotencyKey?: string): Promise<CreateResult<ProposalDetail>> {
@@ -44,11 +49,13 @@ export async function createProposal(ctx: ProposalsCtx, agentId: string, input: 
     throw new AppError('conflict', `${company.name} is not verified and does not accept proposals; only verified companies can receive proposals`);
   }
   const owners = await ownerAddresses(ctx, company.id);
+  const plan = await planDelivery(ctx, company);
   const mailIds: string[] = [];
   const out = await writeOnce<ProposalDetail>(ctx, agentId, idempotencyKey, hash, async (tx, raw) => {
-    const id = await insertOne(tx, agentId, company.id, p);
+    const id = await insertOne(tx, agentId, company.id, p, plan.delivery);
     const row = (await tx.findById(id))!;
     await queueMail(ctx, raw, owners, companyMessage(ctx, row, 'new', p.description, p.structured), mailIds);
+    await inviteIn(ctx, raw, company, plan, invitationFacts(row, p), mailIds);
     return { statusCode: 201, body: { ...toProposal(row), messages: (await tx.messagesOf([id])).map(toMessage) } };
   });
   await dispatchMail(ctx, mailIds);
@@ -64,7 +71,12 @@ export async function createBatch(ctx: ProposalsCtx, agentId: string, input: Pro
   const ids = [...new Set(input.company_ids.map((id) => id.toLowerCase()))];
   const found = new Map((await ctx.deps.companies.findManyByIds(ids)).map((c) => [c.id, c]));
   const owners = new Map<string, string[]>();
-  for (const c of found.values()) if (c.is_verified) owners.set(c.id, await ownerAddresses(ctx, c.id));
+  const plans = new Map<string, DeliveryPlan>();
+  for (const c of found.values()) {
+    if (!c.is_verified) continue;
+    owners.set(c.id, await ownerAddresses(ctx, c.id));
+    plans.set(c.id, await planDelivery(ctx, c));
+  }
   const mailIds: string[] = [];
   const out = await writeOnce<BatchResult>(ctx, agentId, idempotencyKey, hash, async (tx, raw) => {
     let created = 0;
@@ -76,9 +88,11 @@ export async function createBatch(ctx: ProposalsCtx, agentId: string, input: Pro
       } else if (!company.is_verified) {
         results.push({ company_id: companyId, outcome: 'refused', reason: 'not_verified', detail: `${company.name} is not verified and does not accept proposals` });
       } else {
-        const id = await insertOne(tx, agentId, companyId, p);
+        const plan = plans.get(companyId)!;
+        const id = await insertOne(tx, agentId, companyId, p, plan.delivery);
         const row = (await tx.findById(id))!;
         await queueMail(ctx, raw, owners.get(companyId) ?? [], companyMessage(ctx, row, 'new', p.description, p.structured), mailIds);
+        await inviteIn(ctx, raw, company, plan, invitationFacts(row, p), mailIds);
         created++;
         results.push({ company_id: companyId, outcome: 'created', proposal: toProposal(row) });
       }

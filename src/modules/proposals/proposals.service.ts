@@ -6,6 +6,7 @@ import { countsByAgents, getForAgent, listForAdmin, listForAgent, listForOwner }
 import { reply, respond, setDeleted } from './proposals.replies.js';
 import { createProposalsRepo } from './proposals.repo.js';
 import { createBatch, createProposal } from './proposals.send.js';
+import { unsubscribeInvitations } from './proposals.invitations.js';
 
 export type { AgentAddresses, ProposalsServiceDeps } from './proposals.context.js';
 export type { CreateResult } from './proposals.idempotency.js';
@@ -32,6 +33,9 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     setDeleted: (principal: BearerPrincipal, proposalId: string, deleted: boolean) => setDeleted(ctx, principal, proposalId, deleted),
     /** Agents that proposed to a company, read with the caller's query runner (inside its transaction). */
     agentIdsProposedTo: (q: Queryable, companyId: string): Promise<string[]> => createProposalsRepo(q).agentIdsProposedTo(companyId),
+
+    // Claim invitations (the link in the mail)
+    unsubscribeInvitations: (token: string) => unsubscribeInvitations(ctx, token),
 
     // Administration
     listForAdmin: (agentId: string, q: { limit: number; offset: number; include_deleted?: boolean }) => listForAdmin(ctx, agentId, q),

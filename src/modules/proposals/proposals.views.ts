@@ -1,3 +1,4 @@
+import { DELIVERY_NOTES } from './proposals.invitations.js';
 import { isoTime as iso } from '../../lib/time.js';
 import type { StructuredFields } from './proposals.fields.js';
 import type { LockedProposal, ProposalsRepo } from './proposals.repo.js';
@@ -27,6 +28,8 @@ export function toProposal(row: ProposalRow): Proposal {
     description: row.description,
     type: row.type,
     ...structuredOf(row),
+    delivery: row.delivery,
+    delivery_note: DELIVERY_NOTES[row.delivery],
     status: row.status,
     message_count: row.message_count,
     is_deleted: row.deleted_at !== null,

@@ -1948,6 +1948,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invitations/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop invitations to claim a listing at the address they were sent to
+         * @description The link in a claim invitation opens a page whose button posts here (form or JSON, token in the body); mail clients post here for one-click unsubscribe (RFC 8058, token in the query). Unknown tokens are 400. Repeating it is harmless.
+         */
+        post: operations["invitations.unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/llms.txt": {
         parameters: {
             query?: never;
@@ -2486,8 +2506,8 @@ export interface components {
             reachability?: {
                 /** @description Someone owns the listing and reads proposals in the dashboard */
                 claimed: boolean;
-                /** @description dashboard: a proposal reaches an owner who reads the inbox; none: nobody will read it (the listing is unclaimed, or the company is not verified) */
-                delivery: "dashboard" | "none";
+                /** @description dashboard: a proposal reaches an owner who reads the inbox; email: the listing is unclaimed, and a proposal is announced to the company's public address as an invitation to claim the listing and answer (at most once every 30 days); none: nobody will read it (not verified, or unclaimed with no public address that accepts invitations) */
+                delivery: "dashboard" | "email" | "none";
                 /** @description Proposals the figures are measured on */
                 measured_on: number;
                 /** @description Median hours to the first answer; null when none was answered */
@@ -3040,6 +3060,10 @@ export interface components {
             created_at: string;
             customer_email: string;
             customer_name: string;
+            /** @description How the proposal reached the company when it was sent: dashboard (an owner reads the inbox and is told by email), email (the listing was unclaimed: the company's public address was invited to claim it and answer, at most once every 30 days) or none (unclaimed, and no public address to invite: nobody could read it yet) */
+            delivery: "dashboard" | "email" | "none";
+            /** @description The same in a sentence an agent can pass on */
+            delivery_note: string;
             description: string;
             /** @description Category-specific details (snake_case keys), or null */
             details: {
@@ -3091,6 +3115,10 @@ export interface components {
             created_at: string;
             customer_email: string;
             customer_name: string;
+            /** @description How the proposal reached the company when it was sent: dashboard (an owner reads the inbox and is told by email), email (the listing was unclaimed: the company's public address was invited to claim it and answer, at most once every 30 days) or none (unclaimed, and no public address to invite: nobody could read it yet) */
+            delivery: "dashboard" | "email" | "none";
+            /** @description The same in a sentence an agent can pass on */
+            delivery_note: string;
             description: string;
             /** @description Category-specific details (snake_case keys), or null */
             details: {
@@ -10837,6 +10865,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "invitations.unsubscribe": {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    "List-Unsubscribe"?: string;
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Default Response */
