@@ -228,14 +228,24 @@ describe('dashboard in a browser', () => {
     await axe(page, 'proposals');
     await page.getByLabel('Your message').fill('Yes, we can deliver on Fridays at 7am.');
     await page.getByRole('button', { name: 'Send reply' }).click();
-    await page.getByText('Proposal responded').waitFor();
+    await page.getByText('Reply sent').waitFor();
     // After responding it no longer matches status=pending: clear the filter (kept in the URL).
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('button', { name: /Jane Customer/ }).click();
     await page.getByText('Yes, we can deliver on Fridays at 7am.').waitFor();
+    // Approving asks first, and the safe button has the focus.
     await page.getByRole('button', { name: 'Approve' }).click();
+    const approveDialog = page.getByRole('dialog', { name: 'Approve this proposal?' });
+    await approveDialog.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Go back');
+    await approveDialog.getByRole('button', { name: 'Yes, approve' }).click();
     await page.getByText('Proposal approved').waitFor();
     await nav.getByLabel('1 pending').waitFor();
+    // The decision reads as a sentence, and the buttons that no longer apply are gone.
+    await page.getByText('Approved the proposal.').waitFor();
+    await page.getByText('You approved this proposal.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Approve', exact: true }).count(), 0);
+    assert.equal(await page.getByText('(approve)').count(), 0);
     await shot(page, 'proposals-thread');
 
     // Delete by keyboard: the dialog opens, Escape closes it and focus returns to the button.
@@ -283,7 +293,37 @@ describe('dashboard in a browser', () => {
     await page.keyboard.type('Happy to cater: 80 guests is fine.');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await page.getByText('Proposal responded').waitFor();
+    await page.getByText('Reply sent').waitFor();
+
+    // Declining asks for an optional reason, which the agent reads in the thread.
+    await page.getByRole('button', { name: 'Decline' }).click();
+    const declineDialog = page.getByRole('dialog', { name: 'Decline this proposal?' });
+    await declineDialog.waitFor();
+    await axe(page, 'proposals-decline-dialog');
+    await declineDialog.getByLabel('Reason (optional)').fill('We are fully booked that weekend.');
+    await declineDialog.getByRole('button', { name: 'Yes, decline' }).click();
+    await page.getByText('Proposal declined').waitFor();
+    await page.getByText('You declined this proposal.').waitFor();
+    await page.locator('.thread').getByText('We are fully booked that weekend.').waitFor();
+
+    // On a phone: the list, then the open thread in its place (scrolled to and focused), and a way back.
+    await page.setViewportSize(MOBILE);
+    await page.goto(`${base}/app/proposals`);
+    const list = page.getByRole('list', { name: 'Proposal list' });
+    await list.waitFor();
+    await page.getByRole('button', { name: /Max Buyer/ }).click();
+    const heading = page.getByRole('heading', { name: 'Max Buyer via Procurement Bot' });
+    await heading.waitFor();
+    await list.waitFor({ state: 'hidden' });
+    await eventually(() => heading.evaluate((el) => el === document.activeElement), true, 'the opened thread has the focus');
+    const box = (await heading.boundingBox())!;
+    assert.ok(box.y >= 0 && box.y < MOBILE.height, `the thread's heading is on screen (y = ${box.y})`);
+    await axe(page, 'proposals-thread-mobile');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'proposals-thread-phone.png') });
+    await page.getByRole('button', { name: '← All proposals' }).click();
+    await list.waitFor();
+    await page.setViewportSize(DESKTOP);
+
     const stored = (await t.app.inject({ method: 'GET', url: '/api/proposals', headers: (await actors(t).owner(OWNER)).headers })).json();
     const jane = stored.proposals.find((p: { customer_name: string }) => p.customer_name === 'Jane Customer');
     assert.equal(jane.status, 'approved');

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ConfirmButton, Empty, ErrorBox, Loading, fmtDate, useToast, useTitle } from '../ui';
@@ -61,18 +61,33 @@ function RequestFacts({ p }: { p: Proposal }) {
   );
 }
 
-function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
+/** What a company's answer without words did, for people ("(reject)" is not a sentence). */
+const ACTION_WORDS: Record<string, string> = { approve: 'Approved the proposal.', reject: 'Declined the proposal.', respond: 'Answered.' };
+const STATUS_WORDS: Record<string, string> = {
+  approved: 'You approved this proposal. If the agent replies, it comes back to you as pending.',
+  rejected: 'You declined this proposal. If the agent replies, it comes back to you as pending.',
+};
+
+function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; onBack: () => void }) {
   const qc = useQueryClient();
   const [message, setMessage] = useState('');
+  const [reason, setReason] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opening a thread moves the reader to it: on a phone it replaces the list, and the focus follows.
+  useEffect(() => {
+    heading.current?.focus();
+    heading.current?.scrollIntoView({ block: 'start' });
+  }, [p.id]);
   const done = (text: string) => {
     setMessage('');
+    setReason('');
     say(text);
     void qc.invalidateQueries({ queryKey: ['proposals'] });
   };
   const respond = useMutation({
-    mutationFn: (action: 'approve' | 'reject' | 'respond') =>
-      unwrap(api.POST('/api/proposals/{proposal_id}/respond', { params: { path: { proposal_id: p.id } }, body: { action, ...(message.trim() ? { message: message.trim() } : {}) } })),
-    onSuccess: (r) => done(`Proposal ${r.status}`),
+    mutationFn: ({ action, text }: { action: 'approve' | 'reject' | 'respond'; text: string }) =>
+      unwrap(api.POST('/api/proposals/{proposal_id}/respond', { params: { path: { proposal_id: p.id } }, body: { action, ...(text.trim() ? { message: text.trim() } : {}) } })),
+    onSuccess: (r) => done(r.status === 'approved' ? 'Proposal approved. The agent is told.' : r.status === 'rejected' ? 'Proposal declined. The agent is told.' : 'Reply sent. The agent is told.'),
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/proposals/{proposal_id}', { params: { path: { proposal_id: p.id } } })),
@@ -82,9 +97,11 @@ function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
     mutationFn: () => unwrap(api.POST('/api/proposals/{proposal_id}/restore', { params: { path: { proposal_id: p.id } } })),
     onSuccess: () => done('Proposal restored'),
   });
+  const decided = p.status === 'approved' || p.status === 'rejected';
   return (
-    <section className="card" aria-labelledby="thread-h">
-      <h2 id="thread-h">{p.customer_name} via {p.agent_name}</h2>
+    <section className="card thread-pane" aria-labelledby="thread-h">
+      <button type="button" className="secondary back" onClick={onBack}>← All proposals</button>
+      <h2 id="thread-h" ref={heading} tabIndex={-1}>{p.customer_name} via {p.agent_name}</h2>
       <p className="hint">{p.company_name} · {p.type} · <span className={`tag ${p.status}`}>{p.status}</span> · {fmtDate(p.created_at)} · {p.customer_email}</p>
       <div className="msg">{p.description}</div>
       <RequestFacts p={p} />
@@ -92,8 +109,8 @@ function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
       <div className="thread" aria-label="Messages">
         {p.messages.length === 0 ? <Empty>No messages yet.</Empty> : p.messages.map((m) => (
           <div key={m.id} className={`msg ${m.author_role === 'company' ? 'owner' : ''}`}>
-            <div className="hint">{m.author_role ?? m.kind} · {fmtDate(m.created_at)}</div>
-            {m.text || (m.action ? `(${m.action})` : '')}
+            <div className="hint">{m.author_role === 'company' ? 'You' : `Agent ${p.agent_name}`} · {fmtDate(m.created_at)}</div>
+            {m.text || (m.action ? ACTION_WORDS[m.action] : '')}
           </div>
         ))}
       </div>
@@ -102,17 +119,45 @@ function Thread({ p, say }: { p: Proposal; say: (msg: string) => void }) {
           <button type="button" onClick={() => restore.mutate()} disabled={restore.isPending}>Restore</button>
           <ErrorBox error={restore.error} />
         </div>
+      ) : decided ? (
+        <p className="alert info" role="status">{STATUS_WORDS[p.status]}</p>
       ) : (
-        <form onSubmit={(e) => { e.preventDefault(); respond.mutate('respond'); }} style={{ marginTop: '1rem' }}>
+        <form onSubmit={(e) => { e.preventDefault(); respond.mutate({ action: 'respond', text: message }); }} style={{ marginTop: '1rem' }}>
           <label htmlFor="reply">Your message</label>
           <textarea id="reply" value={message} onChange={(e) => setMessage(e.target.value)} maxLength={5000} />
           <ErrorBox error={respond.error ?? remove.error} />
           <div className="row" style={{ marginTop: '.5rem' }}>
             <button type="submit" disabled={respond.isPending || !message.trim()}>Send reply</button>
-            <button type="button" className="secondary" onClick={() => respond.mutate('approve')} disabled={respond.isPending}>Approve</button>
-            <button type="button" className="secondary" onClick={() => respond.mutate('reject')} disabled={respond.isPending}>Reject</button>
           </div>
         </form>
+      )}
+      {p.is_deleted || decided ? null : (
+        // Outside the reply form: each dialog holds a form of its own, and forms do not nest.
+        <div className="row" style={{ marginTop: '.5rem' }}>
+          <ConfirmButton
+            label="Approve"
+            title="Approve this proposal?"
+            body={<p>The agent is told that you accept. {message.trim() ? 'Your message above goes with it.' : 'You can write a message above first.'}</p>}
+            confirmLabel="Yes, approve"
+            disabled={respond.isPending}
+            onConfirm={() => respond.mutate({ action: 'approve', text: message })}
+          />
+          <ConfirmButton
+            label="Decline"
+            title="Decline this proposal?"
+            body={(
+              <>
+                <p>The agent is told that you decline. A short reason helps it find the customer someone else.</p>
+                <label htmlFor={`reason-${p.id}`}>Reason (optional)</label>
+                <textarea id={`reason-${p.id}`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={5000} placeholder="For example: we do not work in that area." />
+              </>
+            )}
+            confirmLabel="Yes, decline"
+            danger
+            disabled={respond.isPending}
+            onConfirm={() => respond.mutate({ action: 'reject', text: reason || message })}
+          />
+        </div>
       )}
       {p.is_deleted ? null : (
         <div className="row" style={{ marginTop: '.5rem' }}>
@@ -162,7 +207,7 @@ export default function Proposals() {
       {list.isPending ? <Loading what="Loading proposals" /> : list.error ? <ErrorBox error={list.error} /> : shown.length === 0 ? (
         <Empty>{search.deleted ? 'No deleted proposals.' : search.status || search.q ? 'No proposals match these filters.' : 'No proposals yet. Agents send them when your company is verified.'}</Empty>
       ) : (
-        <div className="grid2">
+        <div className={`grid2 inbox${selected ? ' has-selection' : ''}`}>
           <ul className="list card" aria-label="Proposal list">
             {shown.map((p) => (
               <li key={p.id} className={p.id === search.id ? 'selected' : ''}>
@@ -174,7 +219,9 @@ export default function Proposals() {
               </li>
             ))}
           </ul>
-          {selected ? <Thread key={selected.id} p={selected} say={say} /> : <Empty>Choose a proposal to read its thread.</Empty>}
+          {selected ? (
+            <Thread key={selected.id} p={selected} say={say} onBack={() => void navigate({ search: (s) => ({ ...s, id: undefined }) })} />
+          ) : <div className="thread-pane"><Empty>Choose a proposal to read its thread.</Empty></div>}
         </div>
       )}
     </>
