@@ -10,7 +10,7 @@ const rootRoute = createRootRoute({ component: () => <Outlet />, notFoundCompone
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
-const ownerSignIn = createRoute({ getParentRoute: () => rootRoute, path: '/app/sign-in', component: lazyRouteComponent(() => import('./pages/SignIn'), 'OwnerSignIn') });
+const ownerSignIn = createRoute({ getParentRoute: () => rootRoute, path: '/app/sign-in', validateSearch: (s: Record<string, unknown>): { claim?: string } => ({ claim: str(s.claim) }), component: lazyRouteComponent(() => import('./pages/SignIn'), 'OwnerSignIn') });
 const adminSignIn = createRoute({ getParentRoute: () => rootRoute, path: '/admin/sign-in', component: lazyRouteComponent(() => import('./pages/SignIn'), 'AdminSignIn') });
 
 const owner = createRoute({ getParentRoute: () => rootRoute, id: 'owner', component: OwnerLayout });

@@ -7,6 +7,7 @@ import { adminView, countLinkRequest, newSession, sha256, userView, type AuthCtx
 import { signInMail } from './auth.mail.js';
 import { createAuthRepo } from './auth.repo.js';
 import type { OwnerPurpose } from './auth.schemas.js';
+import type { UserPrincipal } from '../../platform/auth.js';
 
 /** Magic links: requested (owners and administrators), then confirmed into a session. */
 type Website = { url: string; domain: string };
@@ -152,6 +153,24 @@ export async function verifyUserToken(ctx: AuthCtx, token: string, purpose: Owne
     purpose,
     user: await userView(ctx, result.user),
     company_id: companyId,
+    ...crawl,
+  };
+}
+
+/**
+ * A signed-in owner claims the company at a website on their own domain without a second link: the
+ * sign-in link already proved the address, and the domain rule is the one a verify link applies.
+ */
+export async function claimAsSignedIn(ctx: AuthCtx, principal: UserPrincipal, input: { website_url: string; read_website?: boolean | undefined }) {
+  const website = claimedWebsite(principal.email, 'verify', input.website_url)!;
+  const companyId = await ensureCompany(ctx, website);
+  await ctx.deps.db.transaction((tx) => ctx.deps.ownership.addOwnerIn(tx, principal.userId, companyId));
+  ctx.deps.log.info({ userId: principal.userId, companyId }, 'owner claimed a company while signed in');
+  const crawl = input.read_website === false ? {} : await crawlAfterVerify(ctx, principal.userId, companyId, website);
+  return {
+    message: `You now manage ${website.domain}.`,
+    company_id: companyId,
+    website_url: website.url,
     ...crawl,
   };
 }

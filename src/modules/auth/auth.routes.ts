@@ -128,6 +128,34 @@ export async function authRoutes(app: App, { auth, guards, serviceName, baseUrl 
     return auth.me(userOnly(req.principal));
   });
 
+  app.post('/claim', {
+    onRequest: guards.requireUser,
+    schema: {
+      operationId: 'auth.claim',
+      tags: ['auth'],
+      summary: 'Claim the company at a website on your own email domain, without a second link',
+      description:
+        'The signed-in owner becomes an owner of the company at website_url (a URL or a bare domain; created as a minimal unverified record when the ' +
+        'directory has none). The rule is the verify link\'s: the email domain must be the website domain or a parent of it (400 otherwise, in a sentence). ' +
+        'With read_website (default true) the crawl of the site starts; ownership stands when it cannot start now (crawl_error says why). Claiming twice is harmless.',
+      security: bearer,
+      body: Type.Object({
+        website_url: Type.String({ minLength: 1, maxLength: 2048, description: "The company's website: a URL or a bare domain (acme.com)" }),
+        read_website: Type.Optional(Type.Boolean({ description: 'Start reading the website to build the profile (default true)' })),
+      }),
+      response: {
+        200: Type.Object({
+          message: Type.String(),
+          company_id: Type.String({ format: 'uuid' }),
+          website_url: Type.String(),
+          crawl_job: Type.Optional(Type.Unknown({ description: 'The crawl that was started' })),
+          crawl_error: Type.Optional(Type.String({ description: 'Why the crawl could not start (ownership still holds)' })),
+        }),
+        400: err, 401: err, 403: err, ...errorResponses,
+      },
+    },
+  }, async (req) => auth.claimAsSignedIn(userOnly(req.principal), req.body));
+
   app.post('/logout', {
     onRequest: guards.requireUser,
     schema: {

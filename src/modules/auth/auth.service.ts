@@ -1,7 +1,7 @@
 import type { AdminPrincipal, BearerPrincipal, UserPrincipal } from '../../platform/auth.js';
 import { adminLogin, adminMe, ensureAdmin, ensureConfiguredAdmin } from './auth.admins.js';
 import { authContext, type AuthServiceDeps } from './auth.context.js';
-import { createSignInToken, requestAdminMagicLink, requestMagicLink, verifyAdminToken, verifyUserToken } from './auth.links.js';
+import { claimAsSignedIn, createSignInToken, requestAdminMagicLink, requestMagicLink, verifyAdminToken, verifyUserToken } from './auth.links.js';
 import { createAuthRepo } from './auth.repo.js';
 import type { OwnerPurpose } from './auth.schemas.js';
 import { deleteAccount, me, verifyBearer } from './auth.sessions.js';
@@ -22,6 +22,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     createSignInToken: (input: { email: string; purpose: OwnerPurpose; website_url?: string | undefined }) => createSignInToken(ctx, input),
     verifyUserToken: (token: string, purpose: OwnerPurpose) => verifyUserToken(ctx, token, purpose),
     verifyAdminToken: (token: string) => verifyAdminToken(ctx, token),
+    claimAsSignedIn: (principal: UserPrincipal, input: { website_url: string; read_website?: boolean | undefined }) => claimAsSignedIn(ctx, principal, input),
     requestMagicLink: (input: { email: string; purpose: OwnerPurpose; website_url?: string | undefined; ip?: string | undefined }) => requestMagicLink(ctx, input),
     requestAdminMagicLink: (input: { email: string; ip?: string | undefined }) => requestAdminMagicLink(ctx, input),
     adminLogin: (input: { email: string; password: string; ip?: string | undefined }) => adminLogin(ctx, input),

@@ -7,6 +7,8 @@ import { categorySlug, locationOf } from './site.listed.js';
 export interface CompanyView {
   slug: string;
   profile: CompanyProfile;
+  /** Someone owns the listing. */
+  claimed: boolean;
   grade?: { score: number; grade: string; scanned_at: string };
   widgetId?: string;
 }
@@ -123,6 +125,8 @@ ${p.founded_year ? html`<dt>Founded</dt><dd>${p.founded_year}</dd>` : ''}
 <dt>Category</dt><dd><a href="${catPath}">${p.category}</a></dd>
 </dl>
 ${Object.keys(p.social_links).length ? html`<h3>Elsewhere</h3><ul>${Object.entries(p.social_links).map(([k, u]) => html`<li><a href="${u}" rel="noopener nofollow">${k}</a></li>`)}</ul>` : ''}
-${p.is_verified ? '' : html`<p><strong>Is this your company?</strong> <a href="/for-owners">Claim it</a> to correct the profile and answer agents.</p>`}
+${v.claimed ? '' : html`<section class="claim" aria-labelledby="claim-h"><h3 id="claim-h">Is this your business?</h3>
+<p>Claim the listing for free to correct the profile and answer the requests AI assistants send ${p.name}. You need an email address at ${p.domain}.</p>
+<p><a class="button" href="/app/sign-in?claim=${encodeURIComponent(p.domain)}">Claim this business</a></p></section>`}
 </aside></div>`);
 }

@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import * as cheerio from 'cheerio';
 // parse5 is cheerio's HTML parser (installed with it): its parse errors are the spec's markup errors.
 import { parse as parseHtml } from 'parse5';
-import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
+import { actors, companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
 import { SITE_CSS_HREF } from './site.assets.js';
 import type { ScansService } from '../scans/index.js';
 import { createSiteRepo } from './site.repo.js';
@@ -111,6 +111,17 @@ describe('public website', () => {
     assert.equal(org!['@type'], 'Organization');
     assert.equal(org!.name, 'Remote Soft');
     assert.equal(org!.address, undefined);
+  });
+
+  it('an unclaimed listing offers to claim it, straight to a sign-in for its domain; a claimed one does not', async () => {
+    const domainOf = async (id: string) => new URL((await t.db.query<{ website_url: string }>('SELECT website_url FROM companies WHERE id = $1', [id]))[0]!.website_url).hostname;
+    const unclaimed = await t.app.inject({ url: `/companies/${await slugOf(remote)}` });
+    assert.ok(unclaimed.body.includes(`<a class="button" href="/app/sign-in?claim=${await domainOf(remote)}">Claim this business</a>`));
+    const [owned] = await seedCompanies(t.app, [companyFixture({ name: 'Owned Listing', website_url: 'https://owned-listing.example.com' })]);
+    await actors(t).owner('boss@owned-listing.example.com', 'https://owned-listing.example.com');
+    const claimed = await t.app.inject({ url: `/companies/${await slugOf(owned!)}` });
+    assert.equal(claimed.statusCode, 200);
+    assert.ok(!claimed.body.includes('Claim this business'));
   });
 
   it('shows the latest scan grade once a scan completed', async () => {

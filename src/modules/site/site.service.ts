@@ -26,7 +26,7 @@ export interface SearchPageQuery {
 }
 
 export type CompanyPage =
-  | { kind: 'found'; slug: string; profile: CompanyProfile; grade?: { score: number; grade: string; scanned_at: string }; widgetId?: string }
+  | { kind: 'found'; slug: string; profile: CompanyProfile; claimed: boolean; grade?: { score: number; grade: string; scanned_at: string }; widgetId?: string }
   | { kind: 'moved'; slug: string };
 
 export interface SiteServiceDeps {
@@ -96,8 +96,8 @@ export function createSiteService({ repo, companies, search, scans, widget, base
       const current = await repo.currentSlugForOld(slug);
       return current ? { kind: 'moved', slug: current } : undefined;
     }
-    const [grade, widgetId] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin)]);
-    return { kind: 'found', slug, profile, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}) };
+    const [grade, widgetId, claimed] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin), repo.claimed(profile.id)]);
+    return { kind: 'found', slug, profile, claimed, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}) };
   }
 
   return {

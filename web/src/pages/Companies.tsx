@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
@@ -7,24 +7,32 @@ import { useOwner } from './Layout';
 
 function AddCompany() {
   const me = useOwner();
+  const qc = useQueryClient();
   const [site, setSite] = useState('');
+  const domain = me.data?.user.email.split('@')[1];
+  // Signed in by an emailed link already: an address on the site's domain claims it at once.
   const add = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/auth/magic-link', { body: { email: me.data!.user.email, purpose: 'crawl', website_url: site } })),
+    mutationFn: () => unwrap(api.POST('/api/auth/claim', { body: { website_url: site.trim() } })),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['my-tools'] });
+      void qc.invalidateQueries({ queryKey: ['crawl', 'my-latest'] });
+    },
   });
   return (
     <section className="card" aria-labelledby="add-h">
       <h2 id="add-h">Add my company</h2>
       {add.isSuccess ? (
-        <p role="status" className="alert ok">Check your mail: confirm the link we sent to {me.data?.user.email} and we will read {site} to build your profile.</p>
-      ) : (
-        <form onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
-          <p className="hint">Your email address must be on the website’s domain (you@acme.com for acme.com).</p>
-          <label htmlFor="site">Website</label>
-          <input id="site" type="url" required placeholder="https://www.example.com" value={site} onChange={(e) => setSite(e.target.value)} />
-          <ErrorBox error={add.error} />
-          <div style={{ marginTop: '.75rem' }}><button type="submit" disabled={add.isPending || !me.data}>Send confirmation link</button></div>
-        </form>
-      )}
+        <p role="status" className="alert ok">
+          {add.data.message} {add.data.crawl_error ? add.data.crawl_error : 'We are reading your website to build your profile: it takes a minute or two.'}
+        </p>
+      ) : null}
+      <form onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+        <p className="hint">You can add the website of a company on your email's domain{domain ? ` (${domain})` : ''}: you@acme.com adds acme.com or shop.acme.com.</p>
+        <label htmlFor="site">Website</label>
+        <input id="site" type="text" inputMode="url" autoComplete="url" required placeholder="example.com" value={site} onChange={(e) => setSite(e.target.value)} />
+        <ErrorBox error={add.error} />
+        <div style={{ marginTop: '.75rem' }}><button type="submit" disabled={add.isPending || !me.data || !site.trim()}>Add my company</button></div>
+      </form>
     </section>
   );
 }

@@ -1,21 +1,22 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { ErrorBox, useTitle } from '../ui';
 
-function SignInForm({ admin }: { admin: boolean }) {
-  useTitle(admin ? 'Administrator sign-in' : 'Sign in');
+function SignInForm({ admin, claim }: { admin: boolean; claim?: string | undefined }) {
+  useTitle(admin ? 'Administrator sign-in' : claim ? `Claim ${claim}` : 'Sign in');
 
   const [email, setEmail] = useState('');
   const config = useQuery({ queryKey: ['public-config'], queryFn: () => unwrap(api.GET('/api/public-config')), staleTime: Infinity });
   const send = useMutation({
     mutationFn: () =>
-      admin ? unwrap(api.POST('/api/admin/magic-link/request', { body: { email } })) : unwrap(api.POST('/api/auth/magic-link', { body: { email, purpose: 'login' } })),
+      admin ? unwrap(api.POST('/api/admin/magic-link/request', { body: { email } })) : unwrap(api.POST('/api/auth/magic-link', { body: claim ? { email, purpose: 'verify', website_url: claim } : { email, purpose: 'login' } })),
   });
   return (
     <main className="center" id="main">
       <div className="card">
-        <h1>{admin ? 'Administrator sign-in' : 'Sign in to AgentPages'}</h1>
+        <h1>{admin ? 'Administrator sign-in' : claim ? `Claim ${claim}` : 'Sign in to AgentPages'}</h1>
         {send.isSuccess ? (
           <div role="status" className="alert ok">
             <strong>Check your mail.</strong> We sent a sign-in link to {email}. Open it on this device and press “Sign in”. The link works once.
@@ -23,7 +24,13 @@ function SignInForm({ admin }: { admin: boolean }) {
           </div>
         ) : (
           <form onSubmit={(e) => { e.preventDefault(); send.mutate(); }}>
-            <p className="hint">{admin ? 'We email administrators a single-use sign-in link.' : 'No password: we email you a single-use sign-in link. New here? The same link creates your account.'}</p>
+            <p className="hint">
+              {admin
+                ? 'We email administrators a single-use sign-in link.'
+                : claim
+                  ? `Enter your address at ${claim} (you@${claim}). We email you one link: opening it signs you in and makes you the owner of the listing. No password.`
+                  : 'No password: we email you a single-use sign-in link. New here? The same link creates your account.'}
+            </p>
             <label htmlFor="email">Email address</label>
             <input id="email" type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
             <ErrorBox error={send.error} />
@@ -38,5 +45,8 @@ function SignInForm({ admin }: { admin: boolean }) {
   );
 }
 
-export const OwnerSignIn = () => <SignInForm admin={false} />;
+export const OwnerSignIn = () => {
+  const { claim } = useSearch({ from: '/app/sign-in' });
+  return <SignInForm admin={false} claim={claim} />;
+};
 export const AdminSignIn = () => <SignInForm admin />;
