@@ -8,6 +8,7 @@ export interface AuditRow {
   action: string;
   target_type: string;
   target_id: string | null;
+  target_name: string | null;
   before: unknown;
   after: unknown;
   created_at: Date;
@@ -52,8 +53,11 @@ export function createAdminRepo(db: Queryable) {
       }
       const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM admin_audit_log WHERE ${where.join(' AND ')}`, params);
       const rows = await db.query<AuditRow>(
-        `SELECT id::int AS id, admin_id, admin_email, action, target_type, target_id, before, after, created_at FROM admin_audit_log
-          WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT a.id::int AS id, a.admin_id, a.admin_email, a.action, a.target_type, a.target_id,
+                (SELECT c.name FROM companies c WHERE a.target_type = 'company' AND c.id::text = a.target_id) AS target_name,
+                a.before, a.after, a.created_at
+           FROM admin_audit_log a
+          WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, o.limit, o.offset],
       );
       return { rows, total: total[0]!.n };

@@ -117,6 +117,7 @@ describe("administrators' directory tools", () => {
     const verify = log.entries[3];
     assert.deepEqual([verify.before, verify.after], [{ is_verified: false }, { is_verified: true }]);
     assert.equal(verify.admin_email, 'admin@agentpages.test');
+    assert.match(verify.target_name, /echo/i, 'the company is named, not only its id');
     assert.equal(log.entries[0].after.plan, 'pro');
     const list = (await call('GET', '/api/tools/admin/companies?q=echo', admin)).json();
     assert.equal(list.companies[0].subscription_plan, 'pro');

@@ -84,6 +84,7 @@ export const AuditResponseSchema = Type.Object({
       action: Type.String({ description: 'e.g. companies.verify, companies.subscription, reindex.start' }),
       target_type: Type.String(),
       target_id: Type.Union([Type.String(), Type.Null()]),
+      target_name: Type.Union([Type.String(), Type.Null()], { description: "The company's name (also after it was deleted) for company targets; null otherwise" }),
       before: Type.Unknown(),
       after: Type.Unknown(),
       created_at: Type.String({ format: 'date-time' }),

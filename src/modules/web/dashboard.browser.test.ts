@@ -599,7 +599,12 @@ describe('dashboard in a browser', () => {
       await shot(a, 'admin-reindex');
 
       await a.getByRole('link', { name: 'Audit log' }).click();
-      await a.getByRole('cell', { name: /verify/ }).first().waitFor();
+      // The log speaks in words and names the company (a link to it), never a raw id.
+      await a.getByRole('cell', { name: 'Removed the verification' }).first().waitFor();
+      await a.getByRole('link', { name: 'Someone Else GmbH' }).first().waitFor();
+      const auditText = await a.locator('main').innerText();
+      assert.doesNotMatch(auditText, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, 'no raw ids in the audit log');
+      assert.doesNotMatch(auditText, /companies\.\w+/);
       await axe(a, 'admin-audit');
       await shot(a, 'admin-audit', true);
 

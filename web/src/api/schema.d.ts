@@ -8086,6 +8086,8 @@ export interface operations {
                             created_at: string;
                             id: number;
                             target_id: string | null;
+                            /** @description The company's name (also after it was deleted) for company targets; null otherwise */
+                            target_name: string | null;
                             target_type: string;
                         }[];
                         total: number;
