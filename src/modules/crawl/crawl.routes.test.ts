@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { crawlProblem } from './crawl.views.js';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../app.js';
 import { testConfig, type Config } from '../../config.js';
@@ -205,6 +206,14 @@ describe('crawl API', () => {
     const detail = (await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${failed.id}`, headers: bearer(admin) })).json();
     assert.equal(detail.error_kind, 'robots');
     assert.match(detail.raw_error, /robots\.txt/);
+    // People read why and what to do, never the resolver's or socket's own words (issue 38).
+    assert.match(detail.job.problem, /^no-bots\.test's robots\.txt asks crawlers not to read the site/);
+    for (const kind of ['network', 'timeout', 'http', 'redirects', 'too_large', 'unsafe', 'robots', 'empty', 'internal', null]) {
+      const sentence = crawlProblem(kind, 'acme.example');
+      assert.match(sentence, /acme\.example/);
+      assert.match(sentence, /\.$/);
+      assert.doesNotMatch(sentence, /ENOTFOUND|ECONN|HTTP \d|_/);
+    }
   });
 
   it('admin stats count by status with success rate, median duration and top errors; recent pages', async () => {

@@ -30,6 +30,7 @@ export const CrawlJobSchema = Type.Object(
     company_id: Nullable(Type.String({ format: 'uuid' })),
     attempts: Type.Integer({ description: 'Runs so far (an interrupted run is retried)' }),
     error: Nullable(Type.String()),
+    problem: Nullable(Type.String({ description: 'For a failed crawl: why, and what to do, in a sentence for people (error is the raw reason for operators)' })),
     strategies_tried: Type.Array(Type.String(), { description: 'standard, then with adaptive retry: sitemap_only, entry_pages, slow_pacing' }),
     changed_fields: Type.Array(Type.String(), { description: 'Profile fields the crawl changed' }),
     kept_owner_edits: Type.Array(Type.String(), { description: 'Fields the owner edited by hand, left as they were' }),

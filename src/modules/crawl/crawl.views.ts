@@ -25,6 +25,7 @@ export function toJobView(row: CrawlJobRow): CrawlJobView {
     company_id: row.company_id,
     attempts: row.attempts,
     error: row.error,
+    problem: row.status === 'failed' ? crawlProblem(row.error_kind, row.domain) : null,
     strategies_tried: strings(r.strategies_tried),
     changed_fields: strings(r.changed_fields),
     kept_owner_edits: strings(r.kept_owner_edits),
@@ -33,6 +34,36 @@ export function toJobView(row: CrawlJobRow): CrawlJobView {
     finished_at: iso(row.finished_at),
     duration_ms: row.duration_ms,
   };
+}
+
+/**
+ * Why a crawl failed and what to do, in a sentence for the owner (the raw `error` is for operators: it may
+ * carry a resolver's or socket's own words, such as "getaddrinfo ENOTFOUND").
+ */
+export function crawlProblem(kind: string | null, domain: string): string {
+  switch (kind) {
+    case 'network':
+      return `We could not reach ${domain}. Check that the address is spelled right and that the site is online, then try again.`;
+    case 'timeout':
+      return `${domain} took too long to answer. It may be busy or down: try again in a few minutes.`;
+    case 'http':
+      return `${domain} answered with an error page instead of its content. Check that the address opens your home page in a browser, then try again.`;
+    case 'redirects':
+      return `${domain} sends visitors round in a loop of redirects. Check the site's redirect settings, then try again.`;
+    case 'too_large':
+    case 'content_type':
+      return `${domain} did not send a web page we can read at that address. Enter the address of your home page.`;
+    case 'unsafe':
+    case 'port':
+    case 'bad_url':
+      return `${domain} cannot be read from the internet at that address (it points to a private network or an unusual port). Enter the public address of your website.`;
+    case 'robots':
+      return `${domain}'s robots.txt asks crawlers not to read the site, so we did not. Allow it there, or fill in your profile by hand.`;
+    case 'empty':
+      return `We reached ${domain} but found no readable text (the site may show its content only with JavaScript). Try again, or fill in your profile by hand.`;
+    default:
+      return `Something went wrong on our side while reading ${domain}. Try again; if it keeps failing, fill in your profile by hand.`;
+  }
 }
 
 /** The site to crawl: http(s) URL or bare domain → start URL (origin + path) and identity domain. */

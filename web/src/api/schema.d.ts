@@ -2599,6 +2599,7 @@ export interface components {
             /** @description Fields the owner edited by hand, left as they were */
             kept_owner_edits: string[];
             pages_fetched: number;
+            problem: string | null;
             /** @description queued, robots, fetch, analyse, save, done or failed */
             stage: string;
             started_at: string | null;

@@ -37,21 +37,39 @@ function AddCompany() {
   );
 }
 
+const STAGE_WORDS: Record<string, string> = {
+  queued: 'waiting to start', robots: 'checking what the site allows', fetch: 'reading pages', analyse: 'writing the profile', save: 'saving', done: 'done',
+};
+
 function CrawlProgress() {
+  const qc = useQueryClient();
   const latest = useQuery({
     queryKey: ['crawl', 'my-latest'],
     queryFn: () => unwrap(api.GET('/api/crawl/my-latest')),
     refetchInterval: (q) => (q.state.data?.job && ['queued', 'running'].includes(q.state.data.job.status) ? 2000 : false),
   });
   const job = latest.data?.job;
+  const retry = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/crawl/start', { body: { url: job!.url } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['crawl', 'my-latest'] }),
+  });
   if (!job) return null;
+  const name = latest.data?.company?.name ?? job.domain;
   return (
     <section className="card" aria-labelledby="crawl-h">
       <h2 id="crawl-h">Reading your website</h2>
       <p role="status">
-        {latest.data?.company?.name ?? 'Your company'}: <span className={`tag ${job.status}`}>{job.status}</span> {job.stage ? `· ${job.stage}` : ''} · {job.pages_fetched} pages read
+        {job.status === 'failed' ? `${name}: reading the website did not work.`
+          : job.status === 'succeeded' ? `${name}: your profile was built from ${job.pages_fetched} pages of your website.`
+            : `${name}: ${STAGE_WORDS[job.stage] ?? 'working'} · ${job.pages_fetched} pages read so far.`}
       </p>
-      {job.error ? <p className="error">{job.error}</p> : null}
+      {job.problem ? <p className="alert error">{job.problem}</p> : null}
+      {job.status === 'failed' ? (
+        <div className="row">
+          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>Try again</button>
+          <ErrorBox error={retry.error} />
+        </div>
+      ) : null}
     </section>
   );
 }

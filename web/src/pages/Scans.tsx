@@ -30,6 +30,19 @@ function FixOf({ fix }: { fix: Finding['fix'] }) {
   );
 }
 
+/** Why a scan failed, for people (the API's failure_reason is a code). */
+const SCAN_FAILURE_WORDS: Record<string, string> = {
+  dns: "the website's address could not be found",
+  tls: "the website's secure connection (its HTTPS certificate) did not work",
+  timeout: 'the website took too long to answer',
+  unreachable: 'the website could not be reached',
+  blocked: 'the website refused our scanner',
+  invalid_url: 'the website address is not valid',
+  private_address: 'the address points to a private network',
+  rate_limited: 'several scans were started in a short time; wait a few minutes',
+  internal: 'something went wrong on our side',
+};
+
 export default function Scans() {
   useTitle('Scans');
 
@@ -56,8 +69,8 @@ export default function Scans() {
     <>
       <h1>Agent-readiness scans</h1>
       <div className="row" style={{ marginBottom: '1rem' }}>
-        <button type="button" onClick={() => start.mutate()} disabled={start.isPending || running}>{running ? 'Scanning…' : 'Scan now'}</button>
-        <button type="button" className="secondary" onClick={() => files.mutate()} disabled={files.isPending || !scan}>Prepare agent files</button>
+        <button type="button" onClick={() => start.mutate()} disabled={start.isPending || running}>{running ? 'Scanning…' : scan?.state === 'failed' ? 'Try the scan again' : 'Scan now'}</button>
+        <button type="button" className="secondary" onClick={() => files.mutate()} disabled={files.isPending || scan?.state !== 'completed'}>Prepare agent files</button>
         {files.data ? <a className="button" href={files.data.download.url} download>Download agent files (ZIP)</a> : null}
       </div>
       {files.data ? <p className="hint" role="status">{files.data.files.length} files ready ({files.data.files.map((f) => f.name).join(', ')}). The link works once, until {fmtDate(files.data.download.expires_at)}.</p> : null}
@@ -67,7 +80,12 @@ export default function Scans() {
           <section className="card" aria-labelledby="score-h">
             <h2 id="score-h">Score {scan.score ?? '—'} {scan.grade ? `(${scan.grade})` : ''}</h2>
             <p role="status" className="hint"><span className={`tag ${scan.state === 'completed' ? 'succeeded' : scan.state}`}>{scan.state}</span> · {fmtDate(scan.finished_at ?? scan.created_at)} · {scan.url}</p>
-            {scan.error || scan.failure_reason ? <p className="error">{scan.error ?? scan.failure_reason}</p> : null}
+            {scan.state === 'failed' ? (
+              <p className="alert error">
+                The scan could not finish: {SCAN_FAILURE_WORDS[scan.failure_reason ?? 'internal'] ?? SCAN_FAILURE_WORDS.internal}. Check that your website opens in a browser, then press “Try the scan again”.
+                Agent files are prepared from a finished scan.
+              </p>
+            ) : null}
             <ScoreChart points={points} />
           </section>
           {scan.top_fixes.length ? (
@@ -79,9 +97,9 @@ export default function Scans() {
               })}</ol>
             </section>
           ) : null}
-          <section className="card" aria-labelledby="find-h">
+          {scan.state !== 'completed' ? null : <section className="card" aria-labelledby="find-h">
             <h2 id="find-h">Findings</h2>
-            {scan.findings.length === 0 ? <Empty>No findings.</Empty> : (
+            {scan.findings.length === 0 ? <Empty>Every check passed.</Empty> : (
               <table className="responsive">
                 <thead><tr><th scope="col">Check</th><th scope="col">Status</th><th scope="col">What to do</th></tr></thead>
                 <tbody>{scan.findings.filter((f) => f.status !== 'pass').concat(scan.findings.filter((f) => f.status === 'pass')).map((f) => (
@@ -89,7 +107,7 @@ export default function Scans() {
                 ))}</tbody>
               </table>
             )}
-          </section>
+          </section>}
         </>
       )}
     </>
