@@ -21,8 +21,9 @@ export async function adminAgentsRoutes(app: App, { agents, proposals, guards }:
   guardEveryRoute(app, guards.requireAdmin);
 
   const withCounts = async (rows: Awaited<ReturnType<AgentsService['mustExist']>>[]) => {
-    const counts = await proposals.countsByAgents(rows.map((r) => r.id));
-    return rows.map((r) => agents.toAdmin(r, counts.get(r.id)!));
+    const ids = rows.map((r) => r.id);
+    const [counts, reports] = await Promise.all([proposals.countsByAgents(ids), proposals.reportCountsByAgents(ids)]);
+    return rows.map((r) => agents.toAdmin(r, counts.get(r.id)!, reports.get(r.id)));
   };
 
   app.get('', {

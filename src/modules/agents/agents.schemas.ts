@@ -99,6 +99,8 @@ export const AdminAgentSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     deactivated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     proposal_counts: ProposalCountsSchema,
+    reports: Type.Integer({ description: 'Times companies reported this agent (spam, abuse)' }),
+    blocked_by: Type.Integer({ description: 'Companies that blocked this agent' }),
   },
   { $id: 'AdminAgent' },
 );

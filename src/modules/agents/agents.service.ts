@@ -275,12 +275,14 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
       return { rows: page, total, hasMore, nextCursor: hasMore && page.length ? encodeCursor(page[page.length - 1]!.id) : null };
     },
 
-    toAdmin(row: AgentRow, counts: AdminAgent['proposal_counts']): AdminAgent {
+    toAdmin(row: AgentRow, counts: AdminAgent['proposal_counts'], reports: Pick<AdminAgent, 'reports' | 'blocked_by'> = { reports: 0, blocked_by: 0 }): AdminAgent {
       return {
         ...toAgent(row),
         created_at: iso(row.created_at),
         deactivated_at: row.deactivated_at ? iso(row.deactivated_at) : null,
         proposal_counts: counts,
+        reports: reports.reports,
+        blocked_by: reports.blocked_by,
       };
     },
   };

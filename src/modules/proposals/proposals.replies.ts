@@ -6,6 +6,7 @@ import { nextStatus, type ProposalEvent, type ProposalStatus, type ResponseActio
 import type { ProposalsCtx } from './proposals.context.js';
 import { requestHash, storedResult, writeOnce, type CreateResult } from './proposals.idempotency.js';
 import { detail, managedProposal } from './proposals.inbox.js';
+import { assertNotBlocked } from './proposals.reports.js';
 import { agentAddress, agentMessage, companyMessage, dispatchEvents, dispatchMail, ownerAddresses, queueMail } from './proposals.notify.js';
 import { createProposalsRepo, type LockedProposal } from './proposals.repo.js';
 import type { ProposalDetail } from './proposals.schemas.js';
@@ -59,6 +60,7 @@ export async function reply(ctx: ProposalsCtx, agentId: string, proposalId: stri
   if (seen) return seen;
   const row = await ctx.repo.findById(proposalId);
   if (!row || row.agent_id !== agentId) throw notFound('Proposal');
+  await assertNotBlocked(ctx, { id: row.company_id, name: row.company_name }, agentId, 'replies');
   const owners = await ownerAddresses(ctx, row.company_id);
   const mailIds: string[] = [];
   const out = await writeOnce<ProposalDetail>(ctx, agentId, idempotencyKey, hash, async (tx, raw) => {

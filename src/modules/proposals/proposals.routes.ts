@@ -156,6 +156,40 @@ export async function ownerProposalsRoutes(app: App, { proposals, guards }: Prop
     },
   }, async (req) => proposals.setDeleted(principalOf(req), req.params.proposal_id, true));
 
+  const ReportOutcome = Type.Object({ message: Type.String(), blocked: Type.Boolean({ description: 'Whether the agent is now blocked from this company' }) });
+
+  app.post('/:proposal_id/report', {
+    onRequest: guards.requireUser,
+    schema: {
+      operationId: 'proposals.report',
+      tags: ['proposals'],
+      summary: "Report the proposal's agent (spam, abuse) and, by default, block it from this company",
+      description:
+        'Administrators see reports next to each agent. A blocked agent\'s new proposals and replies to this company are refused (403, in a sentence); ' +
+        'undo it with DELETE /api/proposals/{proposal_id}/block. Reporting the same proposal again records nothing new.',
+      ...bearerAuth,
+      params: ProposalIdParams,
+      body: Type.Object({
+        reason: Type.Union([Type.Literal('spam'), Type.Literal('abuse'), Type.Literal('other')]),
+        note: Type.Optional(Type.String({ maxLength: 2000, description: 'What happened, for the administrators (plain text)' })),
+        block: Type.Optional(Type.Boolean({ description: 'Block the agent from this company (default true)' })),
+      }),
+      response: { 200: ReportOutcome, 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.report(principalOf(req), req.params.proposal_id, req.body));
+
+  app.delete('/:proposal_id/block', {
+    onRequest: guards.requireUser,
+    schema: {
+      operationId: 'proposals.unblock',
+      tags: ['proposals'],
+      summary: "Let the proposal's agent write to this company again",
+      ...bearerAuth,
+      params: ProposalIdParams,
+      response: { 200: ReportOutcome, 401: err, 404: err, ...errorResponses },
+    },
+  }, async (req) => proposals.unblock(principalOf(req), req.params.proposal_id));
+
   app.post('/:proposal_id/restore', {
     onRequest: guards.requireUser,
     schema: {

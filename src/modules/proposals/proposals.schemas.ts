@@ -95,7 +95,7 @@ export const BatchResultSchema = Type.Object(
         company_id: Type.String(),
         outcome: Type.Union([Type.Literal('created'), Type.Literal('refused')]),
         proposal: Type.Optional(Type.Ref('Proposal')),
-        reason: Type.Optional(Type.Union([Type.Literal('not_found'), Type.Literal('not_verified')])),
+        reason: Type.Optional(Type.Union([Type.Literal('not_found'), Type.Literal('not_verified'), Type.Literal('blocked')])),
         detail: Type.Optional(Type.String()),
       }),
       { description: 'One entry per distinct company id, in request order' },
@@ -106,7 +106,7 @@ export const BatchResultSchema = Type.Object(
   { $id: 'ProposalBatchResult' },
 );
 export interface BatchResult {
-  results: { company_id: string; outcome: 'created' | 'refused'; proposal?: Proposal; reason?: 'not_found' | 'not_verified'; detail?: string }[];
+  results: { company_id: string; outcome: 'created' | 'refused'; proposal?: Proposal; reason?: 'not_found' | 'not_verified' | 'blocked'; detail?: string }[];
   created: number;
   refused: number;
 }

@@ -4,6 +4,8 @@ import { INITIAL_STATUS } from './proposal-status.js';
 import type { ProposalInput, ProposalsCtx } from './proposals.context.js';
 import { checkNeededByWindow, cleanStructured } from './proposals.fields.js';
 import { requestHash, storedResult, writeOnce, type CreateResult } from './proposals.idempotency.js';
+import { createAgentReportsRepo } from './agent-reports.repo.js';
+import { assertNotBlocked } from './proposals.reports.js';
 import { inviteIn, planDelivery, type Delivery, type DeliveryPlan, type InvitationFacts } from './proposals.invitations.js';
 import { companyMessage, dispatchMail, ownerAddresses, queueMail } from './proposals.notify.js';
 import type { ProposalsRepo } from './proposals.repo.js';
@@ -48,6 +50,7 @@ export async function createProposal(ctx: ProposalsCtx, agentId: string, input: 
   if (!company.is_verified) {
     throw new AppError('conflict', `${company.name} is not verified and does not accept proposals; only verified companies can receive proposals`);
   }
+  await assertNotBlocked(ctx, company, agentId, 'proposals');
   const owners = await ownerAddresses(ctx, company.id);
   const plan = await planDelivery(ctx, company);
   const mailIds: string[] = [];
@@ -70,6 +73,7 @@ export async function createBatch(ctx: ProposalsCtx, agentId: string, input: Pro
   checkNeededByWindow(p.structured.needed_by);
   const ids = [...new Set(input.company_ids.map((id) => id.toLowerCase()))];
   const found = new Map((await ctx.deps.companies.findManyByIds(ids)).map((c) => [c.id, c]));
+  const blocked = await createAgentReportsRepo(ctx.deps.db).blockedAmong(agentId, [...found.keys()]);
   const owners = new Map<string, string[]>();
   const plans = new Map<string, DeliveryPlan>();
   for (const c of found.values()) {
@@ -87,6 +91,8 @@ export async function createBatch(ctx: ProposalsCtx, agentId: string, input: Pro
         results.push({ company_id: companyId, outcome: 'refused', reason: 'not_found', detail: 'No company with this id in the directory' });
       } else if (!company.is_verified) {
         results.push({ company_id: companyId, outcome: 'refused', reason: 'not_verified', detail: `${company.name} is not verified and does not accept proposals` });
+      } else if (blocked.has(companyId)) {
+        results.push({ company_id: companyId, outcome: 'refused', reason: 'blocked', detail: `${company.name} does not accept proposals from this agent` });
       } else {
         const plan = plans.get(companyId)!;
         const id = await insertOne(tx, agentId, companyId, p, plan.delivery);

@@ -7,6 +7,8 @@ import { reply, respond, setDeleted } from './proposals.replies.js';
 import { createProposalsRepo } from './proposals.repo.js';
 import { createBatch, createProposal } from './proposals.send.js';
 import { unsubscribeInvitations } from './proposals.invitations.js';
+import { reportAgent, reportCountsByAgents, unblockAgent } from './proposals.reports.js';
+import type { ReportReason } from './agent-reports.repo.js';
 
 export type { AgentAddresses, ProposalsServiceDeps } from './proposals.context.js';
 export type { CreateResult } from './proposals.idempotency.js';
@@ -34,12 +36,16 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     /** Agents that proposed to a company, read with the caller's query runner (inside its transaction). */
     agentIdsProposedTo: (q: Queryable, companyId: string): Promise<string[]> => createProposalsRepo(q).agentIdsProposedTo(companyId),
 
+    report: (principal: BearerPrincipal, proposalId: string, body: { reason: ReportReason; note?: string | undefined; block?: boolean | undefined }) => reportAgent(ctx, principal, proposalId, body),
+    unblock: (principal: BearerPrincipal, proposalId: string) => unblockAgent(ctx, principal, proposalId),
+
     // Claim invitations (the link in the mail)
     unsubscribeInvitations: (token: string) => unsubscribeInvitations(ctx, token),
 
     // Administration
     listForAdmin: (agentId: string, q: { limit: number; offset: number; include_deleted?: boolean }) => listForAdmin(ctx, agentId, q),
     countsByAgents: (agentIds: string[]) => countsByAgents(ctx, agentIds),
+    reportCountsByAgents: (agentIds: string[]) => reportCountsByAgents(ctx, agentIds),
   };
 }
 

@@ -325,6 +325,19 @@ describe('dashboard in a browser', () => {
     await list.waitFor();
     await page.setViewportSize(DESKTOP);
 
+    // Reporting an agent that sends spam blocks it by default, and can be undone.
+    await page.getByRole('button', { name: /Max Buyer/ }).click();
+    await page.getByRole('button', { name: 'Report agent' }).click();
+    const reportDialog = page.getByRole('dialog', { name: 'Report Procurement Bot?' });
+    await reportDialog.waitFor();
+    await reportDialog.getByLabel('What is wrong').selectOption('spam');
+    await reportDialog.getByLabel('Details (optional)').fill('Testing the report flow.');
+    await axe(page, 'proposals-report-dialog');
+    await reportDialog.getByRole('button', { name: 'Send report' }).click();
+    await page.getByText('Reported, and blocked').waitFor();
+    await page.getByRole('button', { name: 'Unblock Procurement Bot' }).click();
+    await page.getByText('Procurement Bot may write to Dash Bakery again.').waitFor();
+
     const stored = (await t.app.inject({ method: 'GET', url: '/api/proposals', headers: (await actors(t).owner(OWNER)).headers })).json();
     const jane = stored.proposals.find((p: { customer_name: string }) => p.customer_name === 'Jane Customer');
     assert.equal(jane.status, 'approved');

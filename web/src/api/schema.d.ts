@@ -840,6 +840,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/proposals/{proposal_id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Let the proposal's agent write to this company again */
+        delete: operations["proposals.unblock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proposals/{proposal_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the proposal's agent (spam, abuse) and, by default, block it from this company
+         * @description Administrators see reports next to each agent. A blocked agent's new proposals and replies to this company are refused (403, in a sentence); undo it with DELETE /api/proposals/{proposal_id}/block. Reporting the same proposal again records nothing new.
+         */
+        post: operations["proposals.report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/proposals/{proposal_id}/respond": {
         parameters: {
             query?: never;
@@ -2151,6 +2188,8 @@ export interface components {
             last_login_at: string | null;
         };
         AdminAgent: {
+            /** @description Companies that blocked this agent */
+            blocked_by: number;
             /** Format: date-time */
             created_at: string;
             deactivated_at: string | null;
@@ -2166,6 +2205,8 @@ export interface components {
                 responded: number;
                 total: number;
             };
+            /** @description Times companies reported this agent (spam, abuse) */
+            reports: number;
         };
         AdminAgentList: {
             agents: components["schemas"]["AdminAgent"][];
@@ -3116,7 +3157,7 @@ export interface components {
                 detail?: string;
                 outcome: "created" | "refused";
                 proposal?: components["schemas"]["Proposal"];
-                reason?: "not_found" | "not_verified";
+                reason?: "not_found" | "not_verified" | "blocked";
             }[];
         };
         ProposalDetail: {
@@ -6338,6 +6379,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProposalDetail"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "proposals.unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the agent is now blocked from this company */
+                        blocked: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "proposals.report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Block the agent from this company (default true) */
+                    block?: boolean;
+                    /** @description What happened, for the administrators (plain text) */
+                    note?: string;
+                    reason: "spam" | "abuse" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the agent is now blocked from this company */
+                        blocked: boolean;
+                        message: string;
+                    };
                 };
             };
             /** @description Default Response */

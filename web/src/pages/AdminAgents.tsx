@@ -45,7 +45,11 @@ export default function AdminAgents() {
           <thead><tr><th scope="col">Agent</th><th scope="col">Proposals</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
           <tbody>{list.data.agents.map((a) => (
             <tr key={a.id}>
-              <td><strong>{a.name}</strong><div className="hint">{a.owner_email} · since {fmtDate(a.created_at)}</div></td>
+              <td>
+                <strong>{a.name}</strong>
+                {a.reports > 0 ? <> <span className="tag failed">Reported {a.reports === 1 ? 'once' : `${a.reports} times`}{a.blocked_by ? ` · blocked by ${a.blocked_by} ${a.blocked_by === 1 ? 'company' : 'companies'}` : ''}</span></> : null}
+                <div className="hint">{a.owner_email} · since {fmtDate(a.created_at)}</div>
+              </td>
               <td>
                 <button type="button" className="secondary" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>{a.proposal_counts.total} ({a.proposal_counts.pending} pending)<span className="skip"> proposals of {a.name}</span></button>
                 {open === a.id ? <AgentProposals id={a.id} /> : null}

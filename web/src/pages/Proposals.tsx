@@ -97,6 +97,17 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
     mutationFn: () => unwrap(api.POST('/api/proposals/{proposal_id}/restore', { params: { path: { proposal_id: p.id } } })),
     onSuccess: () => done('Proposal restored'),
   });
+  const [reportReason, setReportReason] = useState<'spam' | 'abuse' | 'other'>('spam');
+  const [reportNote, setReportNote] = useState('');
+  const [blockToo, setBlockToo] = useState(true);
+  const report = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/proposals/{proposal_id}/report', { params: { path: { proposal_id: p.id } }, body: { reason: reportReason, block: blockToo, ...(reportNote.trim() ? { note: reportNote.trim() } : {}) } })),
+    onSuccess: (r) => say(r.message),
+  });
+  const unblock = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/proposals/{proposal_id}/block', { params: { path: { proposal_id: p.id } } })),
+    onSuccess: (r) => { report.reset(); say(r.message); },
+  });
   const decided = p.status === 'approved' || p.status === 'rejected';
   return (
     <section className="card thread-pane" aria-labelledby="thread-h">
@@ -162,6 +173,33 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
       {p.is_deleted ? null : (
         <div className="row" style={{ marginTop: '.5rem' }}>
           <ConfirmButton label="Delete" title="Delete this proposal?" body={<p>It moves to “Deleted”, where you can restore it.</p>} danger onConfirm={() => remove.mutate()} />
+          {report.data?.blocked ? (
+            <button type="button" className="secondary" onClick={() => unblock.mutate()} disabled={unblock.isPending}>Unblock {p.agent_name}</button>
+          ) : (
+            <ConfirmButton
+              label="Report agent"
+              title={`Report ${p.agent_name}?`}
+              body={(
+                <>
+                  <p>Administrators review reports of agents that send spam or abuse.</p>
+                  <label htmlFor={`report-reason-${p.id}`}>What is wrong</label>
+                  <select id={`report-reason-${p.id}`} value={reportReason} onChange={(e) => setReportReason(e.target.value as typeof reportReason)}>
+                    <option value="spam">Spam or a sales pitch</option>
+                    <option value="abuse">Abusive or fraudulent</option>
+                    <option value="other">Something else</option>
+                  </select>
+                  <label htmlFor={`report-note-${p.id}`}>Details (optional)</label>
+                  <textarea id={`report-note-${p.id}`} value={reportNote} onChange={(e) => setReportNote(e.target.value)} maxLength={2000} />
+                  <label className="check"><input type="checkbox" checked={blockToo} onChange={(e) => setBlockToo(e.target.checked)} /> Block {p.agent_name}: no more proposals or replies from it</label>
+                </>
+              )}
+              confirmLabel="Send report"
+              danger
+              disabled={report.isPending}
+              onConfirm={() => report.mutate()}
+            />
+          )}
+          <ErrorBox error={report.error ?? unblock.error} />
         </div>
       )}
     </section>
