@@ -83,6 +83,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!s) return error(404, 'invalid_request_error', 'No such subscription');
       if (method === 'POST') {
         if (body.cancel_at_period_end === 'true') s.cancel_at_period_end = true;
+        if (body.cancel_at_period_end === 'false') s.cancel_at_period_end = false;
       }
       return { status: 200, body: s };
     }

@@ -38,6 +38,24 @@ export async function portal(ctx: PaymentsCtx, caller: Caller, body: { tool_id?:
   return ctx.deps.provider.createPortal({ customerId: customer.customer_id, returnUrl: withinBase(ctx, body.return_url, 'return_url', '/app/billing') });
 }
 
+/** Keeps a subscription that was set to end at the period's end (the owner changed their mind before it ended). */
+export async function resume(ctx: PaymentsCtx, caller: Caller, body: { tool_id?: string | undefined }) {
+  const { repo, deps } = ctx;
+  const companyId = await companyFor(ctx, caller, body.tool_id, 'body');
+  const row = await repo.subscription(companyId);
+  if (!row || !row.provider_subscription_id || !isEntitled(row, ctx.clock())) {
+    throw new AppError('conflict', 'There is no running subscription to keep: the plan already ended, so subscribe again.');
+  }
+  const answer = (r: SubscriptionRecord) => ({ status: r.status, cancel_at_period_end: r.cancel_at_period_end, current_period_end: iso(r.period_end), access_until: iso(r.period_end) });
+  if (!row.cancel_at_period_end) return answer(row);
+  const snap = await deps.provider.resume(row.provider_subscription_id, `resume-${row.provider_subscription_id}-${new Date(row.updated_at ?? 0).getTime()}`);
+  const mails: Mail[] = [];
+  await deps.db.transaction((tx) => applySubscription(ctx, tx, companyId, snap, null, mails));
+  await sendMails(ctx, mails);
+  if (deps.local) await deliverLocalEvents(ctx);
+  return answer((await repo.subscription(companyId))!);
+}
+
 export async function cancel(ctx: PaymentsCtx, caller: Caller, body: { tool_id?: string | undefined; reason?: string | undefined }) {
   const { repo, deps } = ctx;
   const companyId = await companyFor(ctx, caller, body.tool_id, 'body');
@@ -46,7 +64,8 @@ export async function cancel(ctx: PaymentsCtx, caller: Caller, body: { tool_id?:
   if (!row || !row.provider_subscription_id || !isEntitled(row, ctx.clock())) throw new AppError('conflict', 'There is no active subscription to cancel (no_active_subscription)');
   const answer = (r: SubscriptionRecord) => ({ status: r.status, cancel_at_period_end: true, current_period_end: iso(r.period_end), access_until: iso(r.period_end) });
   if (row.cancel_at_period_end) return answer(row);
-  const snap = await deps.provider.cancelAtPeriodEnd(row.provider_subscription_id, body.reason ?? null, `cancel-${row.provider_subscription_id}`);
+  // A key per state: cancelling again after keeping the plan must reach the provider, not replay the first answer.
+  const snap = await deps.provider.cancelAtPeriodEnd(row.provider_subscription_id, body.reason ?? null, `cancel-${row.provider_subscription_id}-${new Date(row.updated_at ?? 0).getTime()}`);
   const mails: Mail[] = [];
   await deps.db.transaction((tx) => applySubscription(ctx, tx, companyId, snap, null, mails));
   await sendMails(ctx, mails);

@@ -45,6 +45,14 @@ describe('payments with the local provider', () => {
     const cancel = await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: a.headers, payload: { reason: 'testing' } });
     assert.equal(cancel.statusCode, 200, cancel.body);
     assert.equal(cancel.json().cancel_at_period_end, true);
+    // Keeping the plan after all, then ending it again (issue 38).
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/payments/resume-subscription', headers: other.headers, payload: { tool_id: a.companyId } })).statusCode, 404);
+    const kept = await t.app.inject({ method: 'POST', url: '/api/payments/resume-subscription', headers: a.headers, payload: {} });
+    assert.equal(kept.statusCode, 200, kept.body);
+    assert.equal(kept.json().cancel_at_period_end, false);
+    assert.equal((await me()).cancel_at_period_end, false);
+    const recancel = await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: a.headers, payload: {} });
+    assert.equal(recancel.json().cancel_at_period_end, true);
     const end = new Date(cancel.json().access_until);
     await t.app.services.payments.daily(new Date(end.getTime() - 86_400_000));
     assert.equal((await me()).effective_plan, 'pro', 'still pro before the end');
@@ -54,6 +62,9 @@ describe('payments with the local provider', () => {
     await t.app.services.payments.daily(new Date(end.getTime() + 1000));
     const after = await me();
     assert.deepEqual([after.effective_plan, after.status], ['free', 'canceled']);
+    const late = await t.app.inject({ method: 'POST', url: '/api/payments/resume-subscription', headers: a.headers, payload: {} });
+    assert.equal(late.statusCode, 409);
+    assert.match(late.json().detail, /already ended, so subscribe again/);
   });
 
   it('checkout needs the owner of the company or an administrator; an open checkout is never handed to another caller (issue 35)', async () => {

@@ -127,6 +127,16 @@ export function createLocalProvider(deps: { db: Queryable; baseUrl: string; cloc
       }
       return snapshot(s);
     },
+    async resume(subId) {
+      const s = await load<LocalSubscription>(subId, 'subscription');
+      if (!s) throw new Error('unknown local subscription');
+      if (s.cancelAtPeriodEnd) {
+        s.cancelAtPeriodEnd = false;
+        await save('subscription', { ...s });
+        emit('customer.subscription.updated', subEvent(s), clock());
+      }
+      return snapshot(s);
+    },
     async endPeriods(now) {
       for (const s of await repo.runningSubscriptions<LocalSubscription>()) {
         if (new Date(s.currentPeriodEnd).getTime() > now.getTime()) continue;

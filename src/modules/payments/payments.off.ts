@@ -21,6 +21,7 @@ export function createPaymentsOffProvider(): PaymentProvider {
     listSubscriptions: async () => [],
     getSubscription: async () => null,
     cancelAtPeriodEnd: async () => off(),
+    resume: async () => off(),
     getInvoice: async () => null,
     createPromo: async () => ({ couponId: null, promotionCodeId: null }),
     setPromoActive: async () => {},

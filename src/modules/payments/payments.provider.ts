@@ -91,6 +91,8 @@ export interface PaymentProvider {
   listSubscriptions(customerId: string): Promise<SubscriptionSnapshot[]>;
   getSubscription(id: string): Promise<SubscriptionSnapshot | null>;
   cancelAtPeriodEnd(id: string, reason: string | null, idempotencyKey: string): Promise<SubscriptionSnapshot>;
+  /** Undoes a cancellation at period end while the period runs (the subscription renews again). */
+  resume(id: string, idempotencyKey: string): Promise<SubscriptionSnapshot>;
   getInvoice(id: string): Promise<InvoiceSnapshot | null>;
   createPromo(p: PromoCreateInput): Promise<{ couponId: string | null; promotionCodeId: string | null }>;
   setPromoActive(promotionCodeId: string, active: boolean): Promise<void>;

@@ -90,6 +90,17 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
     handler: async (req) => payments.cancel(callerOf(req), (req.body ?? {}) as never),
   });
 
+  app.post('/resume-subscription', {
+    onRequest: guards.requireUser,
+    schema: {
+      operationId: 'payments.resumeSubscription', tags, security, summary: 'Keep a subscription that was set to end at the period\'s end',
+      description: 'Undoes the cancellation while the paid period runs: the plan renews again. Idempotent. 409 when the plan already ended (subscribe again) or there is none.',
+      body: Type.Optional(Type.Object({ tool_id: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false })),
+      response: { 200: Type.Ref('CancelSubscriptionResponse'), 401: err, 404: err, 409: err, 502: err, 503: err, ...errorResponses },
+    },
+    handler: async (req) => payments.resume(callerOf(req), (req.body ?? {}) as never),
+  });
+
   app.post('/promo/validate', {
     schema: {
       operationId: 'payments.validatePromo', tags, summary: 'Check a promo code', description: 'valid, or the reason it is not (not_found, inactive, expired, exhausted, not_applicable, first_time_only), with the discounted price. Rate-limited per client.',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { billingOf, cancel, portal } from './payments.account.js';
+import { billingOf, cancel, portal, resume } from './payments.account.js';
 import { checkoutReturn, createCheckout } from './payments.checkout.js';
 import { priceOf, type Caller, type PaymentsCtx, type PaymentsDeps } from './payments.context.js';
 import { daily, deliverLocalEvents, processEvent, processPending, queuePending, receiveWebhook } from './payments.events.js';
@@ -32,6 +32,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     success: (sessionId: string, caller: Caller) => checkoutReturn(ctx, sessionId, caller),
     portal: (caller: Caller, body: { tool_id?: string | undefined; return_url?: string | undefined }) => portal(ctx, caller, body),
     cancel: (caller: Caller, body: { tool_id?: string | undefined; reason?: string | undefined }) => cancel(ctx, caller, body),
+    resume: (caller: Caller, body: { tool_id?: string | undefined }) => resume(ctx, caller, body),
     receiveWebhook: (raw: Buffer, signature: string | undefined) => receiveWebhook(ctx, raw, signature),
     processEvent: (eventId: string) => processEvent(ctx, eventId),
     processPending: () => processPending(ctx),

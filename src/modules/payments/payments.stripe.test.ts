@@ -141,6 +141,14 @@ describe('payments with Stripe (real SDK, fake server)', () => {
     assert.equal(subCalls.length, 1);
     assert.equal(subCalls[0]!.method, 'POST');
     assert.equal(subCalls[0]!.body.cancel_at_period_end, 'true');
+    // Changing one's mind before the period ends keeps the plan; cancelling again reaches the provider again.
+    const kept = await t.app.inject({ method: 'POST', url: '/api/payments/resume-subscription', headers: bearer(a.token), payload: {} });
+    assert.equal(kept.statusCode, 200, kept.body);
+    assert.equal(kept.json().cancel_at_period_end, false);
+    const recancel = await t.app.inject({ method: 'POST', url: '/api/payments/cancel-subscription', headers: bearer(a.token), payload: {} });
+    assert.equal(recancel.json().cancel_at_period_end, true);
+    const calls = fake.requests.filter((r) => r.path === `/v1/subscriptions/${subscriptionId}` && r.method !== 'GET').map((r) => r.body.cancel_at_period_end);
+    assert.deepEqual(calls, ['true', 'false', 'true']);
 
     // deleted, then a stale updated: stays canceled.
     fake.setSubscription(subscriptionId, { status: 'canceled' });

@@ -148,6 +148,10 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
       const s = await stripe.subscriptions.update(id, { cancel_at_period_end: true, ...(reason ? { cancellation_details: { comment: reason } } : {}) }, { idempotencyKey });
       return subscriptionSnapshot(s as unknown as Obj);
     }),
+    resume: (id, idempotencyKey) => call(async () => {
+      const s = await stripe.subscriptions.update(id, { cancel_at_period_end: false }, { idempotencyKey });
+      return subscriptionSnapshot(s as unknown as Obj);
+    }),
     getInvoice: (id) => orNull(async (): Promise<InvoiceSnapshot> => {
       const inv = (await stripe.invoices.retrieve(id)) as unknown as Obj;
       const parent = inv.parent as Obj | undefined;

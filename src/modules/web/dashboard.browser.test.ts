@@ -392,10 +392,14 @@ describe('dashboard in a browser', () => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/billing`);
     await page.getByRole('heading', { name: 'Plan: free' }).waitFor();
+    // Free and pro side by side, and what a year saves (issue 38).
+    await page.getByRole('table', { name: 'What each plan includes' }).waitFor();
+    await page.getByRole('row', { name: /Agent-readiness scans per month/ }).waitFor();
+    await page.getByText(/save .+ a year against paying monthly/).waitFor();
     await page.getByLabel(/per year/).check();
     await page.getByLabel('Promo code (optional)').fill('NOSUCHCODE');
     await page.getByRole('button', { name: 'Check code' }).click();
-    await page.getByText(/cannot be used \(not_found\)/).waitFor();
+    await page.getByText('This code cannot be used: there is no such code.').waitFor();
     await page.getByLabel('Promo code (optional)').fill('');
     await axe(page, 'billing-free');
     await shot(page, 'billing-free');
@@ -408,10 +412,14 @@ describe('dashboard in a browser', () => {
     await page.getByText(/renews/).waitFor();
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     await page.getByRole('dialog').getByRole('button', { name: "Yes, end it at the period's end" }).click();
-    await page.getByText(/ends /).waitFor();
+    await page.getByText(/You cancelled: the plan ends on/).waitFor();
     await axe(page, 'billing-pro');
     await shot(page, 'billing-pro');
     await shot(page, 'billing-pro', true);
+    // Changing one's mind before the period ends keeps the plan.
+    await page.getByRole('button', { name: 'Keep my pro plan' }).click();
+    await page.getByText(/renews/).waitFor();
+    await page.getByRole('button', { name: 'Cancel subscription' }).waitFor();
   });
 
   it('widget snippet and insights screens; another owner’s company shows nothing of it', journey(), async (ctx) => {

@@ -2,9 +2,39 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
 import { ConfirmButton, ErrorBox, Loading, fmtDate, useTitle } from '../ui';
 
 const money = (amount: number, currency: string) => new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
+
+/** Why a promo code cannot be used, for people (the API gives a code). */
+const PROMO_REASONS: Record<string, string> = {
+  not_found: 'there is no such code',
+  inactive: 'the code is switched off',
+  expired: 'the code has expired',
+  exhausted: 'the code has been used as often as it may be',
+  not_applicable: 'the code does not apply to this plan or billing period',
+  first_time_only: 'the code is for a company’s first subscription only',
+};
+
+type Discount = NonNullable<components['schemas']['PromoValidateResponse']['discount']>;
+
+/** How long a discount lasts, in words (Stripe's coupon durations). */
+function discountSpan(d: Discount): string {
+  if (d.duration === 'forever') return 'on every payment';
+  if (d.duration === 'repeating' && d.duration_in_months) return `for the first ${d.duration_in_months} months`;
+  return 'on the first payment only';
+}
+
+const LIMIT_ROWS: { key: keyof components['schemas']['BillingState']['plans'][number]['limits']; label: string }[] = [
+  { key: 'scans_per_month', label: 'Agent-readiness scans per month' },
+  { key: 'scheduled_rescans', label: 'Scheduled re-scans' },
+  { key: 'insights_history_days', label: 'Questions history (days)' },
+  { key: 'insights_csv_export', label: 'Questions export (CSV)' },
+  { key: 'widget_unbranded', label: 'Chat widget without our branding' },
+  { key: 'featuring_eligible', label: 'Can be featured in the directory' },
+];
+const showLimit = (v: boolean | number) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v));
 
 const LANDING: Record<string, string> = {
   success: 'Thank you: your payment went through. The plan below updates as soon as the payment provider confirms it.',
@@ -36,6 +66,10 @@ export default function Billing() {
     onSuccess: (r) => window.location.assign(r.url),
   });
   const portal = useMutation({ mutationFn: () => unwrap(api.POST('/api/payments/billing-portal', { body: { tool_id: toolId! } })), onSuccess: (r) => window.location.assign(r.url) });
+  const resume = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/payments/resume-subscription', { body: { tool_id: toolId! } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['billing', toolId] }),
+  });
   const cancel = useMutation({
     mutationFn: () => unwrap(api.POST('/api/payments/cancel-subscription', { body: { tool_id: toolId! } })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['billing', toolId] }),
@@ -43,6 +77,10 @@ export default function Billing() {
 
   const b = state.data;
   const pro = b?.plans.filter((p) => p.id === 'pro') ?? [];
+  const free = b?.plans.find((p) => p.id === 'free');
+  const monthly = pro.find((p) => p.interval === 'month');
+  const yearly = pro.find((p) => p.interval === 'year');
+  const saving = monthly && yearly && yearly.currency === monthly.currency ? monthly.amount * 12 - yearly.amount : 0;
   return (
     <>
       <h1>Billing{tools.data && toolId ? <>: {tools.data.find((t) => t.id === toolId)?.name}</> : null}</h1>
@@ -80,8 +118,12 @@ export default function Billing() {
               {b.entitled && b.source !== 'admin' && !b.cancel_at_period_end ? (
                 <ConfirmButton label="Cancel subscription" title="Cancel the pro plan?" body={<p>The plan stays active until the end of the period you paid for, then the company returns to free.</p>} confirmLabel="Yes, end it at the period's end" cancelLabel="Keep my plan" danger onConfirm={() => cancel.mutate()} />
               ) : null}
+              {b.entitled && b.source !== 'admin' && b.cancel_at_period_end ? (
+                <button type="button" onClick={() => resume.mutate()} disabled={resume.isPending}>Keep my pro plan</button>
+              ) : null}
             </div>
-            <ErrorBox error={portal.error ?? cancel.error} />
+            {b.entitled && b.cancel_at_period_end && b.current_period_end ? <p className="hint">You cancelled: the plan ends on {fmtDate(b.current_period_end)}. Changed your mind? “Keep my pro plan” renews it as before.</p> : null}
+            <ErrorBox error={portal.error ?? cancel.error ?? resume.error} />
           </section>
           {!b.entitled && !b.can_subscribe ? (
             <section className="card" aria-labelledby="up-h">
@@ -92,12 +134,24 @@ export default function Billing() {
           {!b.entitled && b.can_subscribe ? (
             <section className="card" aria-labelledby="up-h">
               <h2 id="up-h">Upgrade to pro</h2>
+              {free && monthly ? (
+                <table>
+                  <caption className="hint" style={{ textAlign: 'left' }}>What each plan includes</caption>
+                  <thead><tr><th scope="col">Feature</th><th scope="col">Free</th><th scope="col">Pro</th></tr></thead>
+                  <tbody>{LIMIT_ROWS.map((r) => (
+                    <tr key={r.key}><th scope="row" style={{ fontWeight: 400 }}>{r.label}</th><td>{showLimit(free.limits[r.key])}</td><td>{showLimit(monthly.limits[r.key])}</td></tr>
+                  ))}</tbody>
+                </table>
+              ) : null}
               <fieldset>
                 <legend>Billing period</legend>
                 {pro.map((p) => (
-                  <label key={p.interval} style={{ display: 'block' }}>
+                  <label key={p.interval} className="check">
                     <input type="radio" name="interval" value={p.interval ?? 'month'} checked={interval === p.interval} onChange={() => { setInterval(p.interval === 'year' ? 'year' : 'month'); validate.reset(); }} />
-                    {' '}{money(p.amount, p.currency)} per {p.interval}
+                    <span>
+                      {money(p.amount, p.currency)} per {p.interval}
+                      {p.interval === 'year' && saving > 0 ? <> · <strong>save {money(saving, p.currency)}</strong> a year against paying monthly</> : null}
+                    </span>
                   </label>
                 ))}
               </fieldset>
@@ -111,8 +165,8 @@ export default function Billing() {
               {validate.data ? (
                 <p role="status" className={validate.data.valid ? 'alert ok' : 'error'}>
                   {validate.data.valid && validate.data.price
-                    ? `Code ${validate.data.code}: ${money(validate.data.price.amount_discounted, validate.data.price.currency)} instead of ${money(validate.data.price.amount, validate.data.price.currency)}.`
-                    : `This code cannot be used (${validate.data.reason ?? 'invalid'}).`}
+                    ? `Code ${validate.data.code}: ${money(validate.data.price.amount_discounted, validate.data.price.currency)} instead of ${money(validate.data.price.amount, validate.data.price.currency)}${validate.data.discount ? `, ${discountSpan(validate.data.discount)}` : ''}.`
+                    : `This code cannot be used: ${PROMO_REASONS[validate.data.reason ?? 'not_found'] ?? 'it is not valid'}.`}
                 </p>
               ) : null}
               <ErrorBox error={validate.error ?? checkout.error} />
