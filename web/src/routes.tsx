@@ -46,7 +46,11 @@ const billing = createRoute({
 });
 
 const admin = createRoute({ getParentRoute: () => rootRoute, id: 'admin', component: AdminLayout });
-const adminCompanies = createRoute({ getParentRoute: () => admin, path: '/admin', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminCompanies')) });
+const ADMIN_VIEWS = ['to_verify', 'unverified', 'verified', 'featured', 'subscribed'] as const;
+type AdminView = (typeof ADMIN_VIEWS)[number];
+const adminCompanies = createRoute({
+  getParentRoute: () => admin, path: '/admin',
+  validateSearch: (s: Record<string, unknown>): { q?: string; view?: AdminView } => ({ q: str(s.q), view: ADMIN_VIEWS.find((v) => v === s.view) }), component: lazyRouteComponent(() => import('./pages/AdminCompanies')) });
 const adminAgents = createRoute({ getParentRoute: () => admin, path: '/admin/agents', validateSearch: (s: Record<string, unknown>): { q?: string } => ({ q: str(s.q) }), component: lazyRouteComponent(() => import('./pages/AdminAgents')) });
 const adminCrawl = createRoute({ getParentRoute: () => admin, path: '/admin/crawl', validateSearch: (s: Record<string, unknown>): { hours?: number; job?: string } => ({ hours: [1, 24, 168].includes(Number(s.hours)) ? Number(s.hours) : undefined, job: str(s.job) }), component: lazyRouteComponent(() => import('./pages/AdminCrawl')) });
 export type PromoSearch = { q?: string; active?: boolean };

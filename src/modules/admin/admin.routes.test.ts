@@ -86,6 +86,19 @@ describe("administrators' directory tools", () => {
     assert.equal(offset.companies.length, 2);
   });
 
+  it('offers views of the list: the verification queue (claimed, not verified), verified, featured, subscribed (issue 38)', async () => {
+    const names = async (view: string) => (await call('GET', `/api/tools/admin/companies?limit=100&view=${view}`, admin)).json().companies.map((c: { name: string }) => c.name);
+    assert.deepEqual(await names('to_verify'), ['Echo Consulting']);
+    assert.deepEqual(await names('unverified'), ['Echo Consulting']);
+    const verified = await names('verified');
+    assert.ok(verified.length >= 6 && !verified.includes('Echo Consulting'));
+    assert.deepEqual(await names('featured'), []);
+    assert.deepEqual(await names('subscribed'), []);
+    const page = (await call('GET', '/api/tools/admin/companies?view=to_verify', admin)).json();
+    assert.equal(page.total, 1);
+    assert.equal((await call('GET', '/api/tools/admin/companies?view=pending', admin)).statusCode, 422);
+  });
+
   it('verifies, unverifies, features and sets a subscription, all audited', async () => {
     const id = ids[0]!;
     const v = await call('POST', `/api/tools/admin/companies/${id}/verify`, admin);

@@ -17,6 +17,10 @@ export const AdminCompaniesQuery = Type.Object({
   offset: offsetParam('Rows to skip (after the cursor when one is given)'),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page: keyset paging that stays correct while companies are added' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the company name' })),
+  view: Type.Optional(Type.Union(
+    [Type.Literal('all'), Type.Literal('to_verify'), Type.Literal('unverified'), Type.Literal('verified'), Type.Literal('featured'), Type.Literal('subscribed')],
+    { description: 'all (default); to_verify: claimed by an owner and not verified yet (the verification queue); unverified; verified; featured; subscribed: on a paid plan that is running (active, trialing or past due)' },
+  )),
 });
 
 export const AdminCompanySchema = Type.Object(

@@ -4,6 +4,16 @@ import { COMPANY_COLUMNS, type CompanyRecord } from './company.record.js';
 const prefixed = (alias: string) => COMPANY_COLUMNS.replace(/(^|,\s*)(\w)/g, `$1${alias}.$2`);
 
 /** Lists of companies for people: the dashboard's search, the newest and featured ones, the administrators' list. */
+/** The administrators' saved views of the company list (company_owners and company_subscriptions are read only here). */
+export type AdminView = 'all' | 'to_verify' | 'unverified' | 'verified' | 'featured' | 'subscribed';
+const ADMIN_VIEWS: Record<Exclude<AdminView, 'all'>, string> = {
+  to_verify: 'NOT is_verified AND EXISTS (SELECT 1 FROM company_owners o WHERE o.company_id = companies.id)',
+  unverified: 'NOT is_verified',
+  verified: 'is_verified',
+  featured: 'is_featured',
+  subscribed: "EXISTS (SELECT 1 FROM company_subscriptions s WHERE s.company_id = companies.id AND s.plan <> 'free' AND s.status IN ('active', 'trialing', 'past_due'))",
+};
+
 export function createCompanyListingsRepo(db: Queryable) {
   return {
     async search(tsquery: string | undefined, category: string | undefined, limit: number): Promise<CompanyRecord[]> {
@@ -38,12 +48,13 @@ export function createCompanyListingsRepo(db: Queryable) {
       db.query<CompanyRecord>(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE is_featured AND deleted_at IS NULL ORDER BY name, id LIMIT $1`, [limit]),
 
     /**
-     * Administrators' list, newest first. The keyset cursor is the (created_at, id) of the last
+     * Administrators' list, newest first, optionally one view of it (ADMIN_VIEWS). The keyset cursor is the (created_at, id) of the last
      * row seen, created_at as PostgreSQL text so microseconds survive the round trip: rows added
      * meanwhile sort before the cursor and never shift the pages that follow.
      */
     async listForAdmin(o: {
       q?: string | undefined;
+      view?: AdminView | undefined;
       after?: { createdAt: string; id: string } | undefined;
       limit: number;
       offset: number;
@@ -54,6 +65,7 @@ export function createCompanyListingsRepo(db: Queryable) {
         params.push(`%${o.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
         where.push(`lower(name) LIKE $${params.length}`);
       }
+      if (o.view && o.view !== 'all') where.push(ADMIN_VIEWS[o.view]);
       const filterParams = [...params];
       const filterWhere = [...where];
       if (o.after) {

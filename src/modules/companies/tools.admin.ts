@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import { invalid } from '../../platform/errors.js';
 import { createCompaniesRepo } from './companies.repo.js';
 import type { CompaniesService } from './companies.service.js';
-import { createCompanyListingsRepo } from './company-listings.repo.js';
+import { createCompanyListingsRepo, type AdminView } from './company-listings.repo.js';
 import type { SubscriptionRecords, SubscriptionRow, ToolsEditing } from './tools.editing.js';
 import type { ToolDetailResponse } from './tools.schemas.js';
 
@@ -60,11 +60,11 @@ export function createToolsAdmin(deps: ToolsAdminDeps) {
       return { exists: !!row, domain, tool: row ? toTool(row) : null };
     },
 
-    async adminList(o: { q?: string | undefined; cursor?: string | undefined; limit?: number | undefined; offset?: number | undefined }) {
+    async adminList(o: { q?: string | undefined; view?: AdminView | undefined; cursor?: string | undefined; limit?: number | undefined; offset?: number | undefined }) {
       const limit = o.limit ?? 50;
       const offset = o.offset ?? 0;
       const after = o.cursor ? decodeCursor(o.cursor) : undefined;
-      const { rows, total } = await listings.listForAdmin({ q: o.q?.trim() || undefined, after, limit, offset });
+      const { rows, total } = await listings.listForAdmin({ q: o.q?.trim() || undefined, view: o.view, after, limit, offset });
       const subs = new Map<string, SubscriptionRow>();
       for (const s of await deps.subscriptions.ofMany(rows.map((r) => r.id))) subs.set(s.company_id, s);
       const last = rows[rows.length - 1];

@@ -549,6 +549,13 @@ describe('dashboard in a browser', () => {
       await a.getByRole('button', { name: 'Load more' }).click();
       await a.waitForFunction(() => document.querySelectorAll('tbody tr').length === 29);
       assert.equal(await a.getByRole('button', { name: 'Load more' }).count(), 0, 'no more pages');
+      // The verification queue: companies an owner claimed that nobody verified yet (issue 38).
+      await a.getByLabel('Show').selectOption('to_verify');
+      await a.waitForURL(/view=to_verify/);
+      await a.locator('tbody strong', { hasText: 'Shop Dash Bakery' }).waitFor();
+      await eventually(() => a.getByRole('row').count(), 2, 'header + the one claimed, unverified company');
+      await a.getByLabel('Show').selectOption('');
+      await a.getByText('29 companies').waitFor();
       await a.getByLabel('Search by name or domain').fill('Someone');
       await a.keyboard.press('Enter');
       await a.waitForURL(/q=Someone/);

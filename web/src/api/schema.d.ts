@@ -8428,6 +8428,8 @@ export interface operations {
                 offset?: number;
                 /** @description Part of the company name */
                 q?: string;
+                /** @description all (default); to_verify: claimed by an owner and not verified yet (the verification queue); unverified; verified; featured; subscribed: on a paid plan that is running (active, trialing or past due) */
+                view?: "all" | "to_verify" | "unverified" | "verified" | "featured" | "subscribed";
             };
             header?: never;
             path?: never;

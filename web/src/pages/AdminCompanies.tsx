@@ -54,9 +54,9 @@ export default function AdminCompanies() {
   const qc = useQueryClient();
   const [toast, say] = useToast();
   const list = useInfiniteQuery({
-    queryKey: ['admin-companies', search.q],
+    queryKey: ['admin-companies', search.q, search.view],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => unwrap(api.GET('/api/tools/admin/companies', { params: { query: { limit: 25, ...(search.q ? { q: search.q } : {}), ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    queryFn: ({ pageParam }) => unwrap(api.GET('/api/tools/admin/companies', { params: { query: { limit: 25, ...(search.q ? { q: search.q } : {}), ...(search.view ? { view: search.view } : {}), ...(pageParam ? { cursor: pageParam } : {}) } } })),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
   const rows = list.data?.pages.flatMap((p) => p.companies) ?? [];
@@ -64,11 +64,22 @@ export default function AdminCompanies() {
     <>
       {toast}
       <h1>Companies</h1>
-      <form className="row card" role="search" onSubmit={(e) => { e.preventDefault(); void navigate({ search: { q: q || undefined } }); }}>
+      <form className="row card" role="search" onSubmit={(e) => { e.preventDefault(); void navigate({ search: (s) => ({ ...s, q: q || undefined }) }); }}>
+        <div>
+          <label htmlFor="cview">Show</label>
+          <select id="cview" value={search.view ?? ''} onChange={(e) => void navigate({ search: (s) => ({ ...s, view: (e.target.value || undefined) as typeof s.view }) })}>
+            <option value="">All companies</option>
+            <option value="to_verify">Waiting for verification (claimed)</option>
+            <option value="unverified">Not verified</option>
+            <option value="verified">Verified</option>
+            <option value="featured">Featured</option>
+            <option value="subscribed">On a paid plan</option>
+          </select>
+        </div>
         <div style={{ flex: 1, minWidth: '12rem' }}><label htmlFor="cq">Search by name or domain</label><input id="cq" type="search" value={q} onChange={(e) => setQ(e.target.value)} /></div>
         <button type="submit" style={{ alignSelf: 'flex-end' }}>Search</button>
       </form>
-      {list.isPending ? <Loading /> : list.error ? <ErrorBox error={list.error} /> : rows.length === 0 ? <Empty>No companies match.</Empty> : (
+      {list.isPending ? <Loading /> : list.error ? <ErrorBox error={list.error} /> : rows.length === 0 ? <Empty>{search.view === 'to_verify' ? 'Nobody is waiting for verification.' : 'No companies match.'}</Empty> : (
         <>
           <p className="hint">{list.data.pages[0]!.total} companies</p>
           <table className="responsive">
