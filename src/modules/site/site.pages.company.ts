@@ -103,13 +103,13 @@ ${p.services.length ? html`<h2>Services</h2><ul>${p.services.map((s) => html`<li
 ${p.keywords.length ? html`<h2>Keywords</h2><ul class="tags">${p.keywords.map((k) => html`<li>${k}</li>`)}</ul>` : ''}
 ${v.grade ? html`<h2>Agent readiness</h2><p>Latest scan: <span class="grade">${v.grade.grade}</span> ${v.grade.score}/100, on <time datetime="${v.grade.scanned_at}">${v.grade.scanned_at.slice(0, 10)}</time>. The scan checks how well AI agents can find and use this company's website.</p>` : ''}
 <h2>How AI agents reach ${p.name}</h2>
-<dl class="facts">
-<dt>API record</dt><dd><a href="${p.profile_url}"><code>${p.profile_url}</code></a></dd>
-<dt>MCP server</dt><dd><code>${mcp}</code></dd>
-<dt>Agent skill</dt><dd><a href="${mcp}/SKILL.md">SKILL.md</a></dd>
-<dt>Directory guide</dt><dd><a href="${discoveryUrl(ctx)}">${ctx.serviceName}.md</a></dd>
-</dl>
-${p.accepts_proposals ? html`<p>Agents with an API key can send ${p.name} a proposal; the owner answers from the dashboard.</p>` : ''}
+<p>AI assistants find ${p.name} in this directory${p.accepts_proposals ? html` and can send it requests on behalf of their users; the owner answers from a dashboard` : ''}. For developers connecting an assistant:</p>
+<ul>
+<li><a href="${p.profile_url}">The directory record</a> (JSON)</li>
+<li><a href="${mcp}/SKILL.md">SKILL.md</a>: instructions for assistants</li>
+<li><a href="${discoveryUrl(ctx)}">The directory's guide for agents</a></li>
+</ul>
+<details><summary>MCP server address</summary><p><code>${mcp}</code></p></details>
 ${v.widgetId ? html`<h2>Ask ${p.name}</h2><p>A chat assistant answers questions about ${p.name} from its profile and website (it needs JavaScript).</p><script src="/widget.js" data-widget-id="${v.widgetId}" async></script>` : ''}
 </article>
 <aside aria-labelledby="contact-h"><h2 id="contact-h">Contact and location</h2>

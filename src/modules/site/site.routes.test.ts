@@ -98,6 +98,10 @@ describe('public website', () => {
     assert.match(String(r.headers.link), new RegExp(`<${record}>; rel="alternate"; type="application/json"`));
     assert.match(String(r.headers.link), /agentpages\.md>; rel="alternate"; type="text\/markdown"/);
     assert.match(r.body, new RegExp(`/mcp/company/${acme}/SKILL.md`));
+    // People read link words, not raw API addresses (issue 38); the MCP address is there to copy, folded away.
+    const page = cheerio.load(r.body);
+    assert.equal(page(`a[href="${record}"]`).text(), 'The directory record');
+    assert.ok(!page('main a').toArray().some((a) => /^https?:\/\//.test(page(a).text().trim())), 'no link shows a raw URL as its text');
     assert.equal(r.headers['cache-control'], 'public, max-age=300');
     assert.ok(r.body.length < 50_000);
     // The JSON record it points to is public.
