@@ -215,7 +215,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     delayMs: Math.min(config.crawl.delayMs, 500),
     timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
   });
-  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, baseUrl: config.baseUrl });
+  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, baseUrl: config.baseUrl });
   const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, log });
 
   const services: Services = {

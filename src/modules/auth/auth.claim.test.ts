@@ -19,7 +19,7 @@ describe('claiming a company while signed in', () => {
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.json().company_id, body.company_id);
     const me = (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: owner.headers })).json();
-    assert.deepEqual(me.company_ids ?? me.user?.company_ids, [body.company_id]);
+    assert.deepEqual(me.user.company_ids, [body.company_id]);
     const owners = await t.db.query('SELECT 1 FROM company_owners WHERE company_id = $1', [body.company_id]);
     assert.equal(owners.length, 1);
   });

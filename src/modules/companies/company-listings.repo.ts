@@ -4,7 +4,7 @@ import { COMPANY_COLUMNS, type CompanyRecord } from './company.record.js';
 const prefixed = (alias: string) => COMPANY_COLUMNS.replace(/(^|,\s*)(\w)/g, `$1${alias}.$2`);
 
 /** Lists of companies for people: the dashboard's search, the newest and featured ones, the administrators' list. */
-/** The administrators' saved views of the company list (company_owners and company_subscriptions are read only here). */
+/** The administrators' saved views of the company list (they read company_owners and company_subscriptions, which ownership and payments write). */
 export type AdminView = 'all' | 'to_verify' | 'unverified' | 'verified' | 'featured' | 'subscribed';
 const ADMIN_VIEWS: Record<Exclude<AdminView, 'all'>, string> = {
   to_verify: 'NOT is_verified AND EXISTS (SELECT 1 FROM company_owners o WHERE o.company_id = companies.id)',

@@ -12,6 +12,10 @@ export function createOwnershipRepo(db: Queryable) {
       return rows.length > 0;
     },
 
+    async hasOwner(companyId: string): Promise<boolean> {
+      return (await db.query('SELECT 1 FROM company_owners WHERE company_id = $1 LIMIT 1', [companyId])).length > 0;
+    },
+
     async companyIdsOwnedBy(userId: string): Promise<string[]> {
       const rows = await db.query<{ company_id: string }>(
         `SELECT o.company_id FROM company_owners o JOIN companies c ON c.id = o.company_id AND c.deleted_at IS NULL

@@ -18,6 +18,9 @@ export function createOwnershipService(deps: { db: Queryable; companies: Pick<Co
       return repo.ownsCompany(userId, companyId);
     },
 
+    /** Whether anyone owns the company's listing (claimed): proposals' delivery, the "Claim this business" offer. */
+    isClaimed: (companyId: string): Promise<boolean> => (isUuid(companyId) ? repo.hasOwner(companyId) : Promise.resolve(false)),
+
     companyIdsOf: (userId: string): Promise<string[]> => (isUuid(userId) ? repo.companyIdsOwnedBy(userId) : Promise.resolve([])),
 
     ownerEmailsOf: (companyId: string): Promise<string[]> => (isUuid(companyId) ? repo.ownerEmailsOf(companyId) : Promise.resolve([])),

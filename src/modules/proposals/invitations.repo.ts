@@ -3,11 +3,6 @@ import type { Queryable } from '../../platform/db.js';
 /** SQL of the claim invitations and the addresses that opted out of them (the proposals module writes both). */
 export function createInvitationsRepo(db: Queryable) {
   return {
-    /** Whether someone owns the listing (company_owners is the ownership module's; read only here). */
-    async claimed(companyId: string): Promise<boolean> {
-      return (await db.query('SELECT 1 FROM company_owners WHERE company_id = $1 LIMIT 1', [companyId])).length > 0;
-    },
-
     /** When the company was last invited within `days`, or undefined. */
     async lastSentWithin(companyId: string, days: number): Promise<Date | undefined> {
       const rows = await db.query<{ sent_at: Date }>(

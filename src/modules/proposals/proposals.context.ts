@@ -22,6 +22,7 @@ export interface ProposalsServiceDeps {
   ownership: {
     companyIdsOf(userId: string): Promise<string[]>;
     owns(userId: string, companyId: string): Promise<boolean>;
+    isClaimed(companyId: string): Promise<boolean>;
   };
   /** Notifications: absent mailer = no emails (tests of other modules, early wiring). */
   mail?: Mailer | undefined;

@@ -39,8 +39,8 @@ export interface DeliveryPlan {
 }
 
 export async function planDelivery(ctx: ProposalsCtx, company: DeliveryCompany): Promise<DeliveryPlan> {
+  if (await ctx.deps.ownership.isClaimed(company.id)) return { delivery: 'dashboard' };
   const repo = createInvitationsRepo(ctx.deps.db);
-  if (await repo.claimed(company.id)) return { delivery: 'dashboard' };
   const address = company.contact_email?.trim().toLowerCase();
   if (!address || (await repo.optedOut(address))) return { delivery: 'none' };
   return { delivery: 'email', inviteAddress: address };

@@ -4,11 +4,6 @@ import type { Queryable } from '../../platform/db.js';
 export function createSiteRepo(db: Queryable) {
   return {
     /** The current slug of the live company that once had `slug`. */
-    /** Whether someone owns the listing (company_owners is the ownership module's; read only here). */
-    async claimed(companyId: string): Promise<boolean> {
-      return (await db.query('SELECT 1 FROM company_owners WHERE company_id = $1 LIMIT 1', [companyId])).length > 0;
-    },
-
     async currentSlugForOld(slug: string): Promise<string | undefined> {
       const [row] = await db.query<{ slug: string }>(
         `SELECT c.slug FROM company_old_slugs o JOIN companies c ON c.id = o.company_id WHERE o.slug = $1 AND c.deleted_at IS NULL`,

@@ -36,6 +36,8 @@ export interface SiteServiceDeps {
   /** The latest completed scan's grade (the scans module). */
   scans: { latestSummary(companyId: string): Promise<{ score: number; grade: string; scanned_at: string } | undefined> };
   widget: WidgetService;
+  /** Whether anyone owns a listing (the ownership module): unclaimed pages offer "Claim this business". */
+  isClaimed(companyId: string): Promise<boolean>;
   baseUrl: string;
   now?: () => number;
 }
@@ -44,7 +46,7 @@ export interface SiteServiceDeps {
  * What the public pages show, read through the same services as the agent API: hybrid search
  * (search.search), public profiles (companies.findProfileBySlug, findManyByIds), the latest scan grade (scans).
  */
-export function createSiteService({ repo, companies, search, scans, widget, baseUrl, now = Date.now }: SiteServiceDeps) {
+export function createSiteService({ repo, companies, search, scans, widget, isClaimed, baseUrl, now = Date.now }: SiteServiceDeps) {
   const origin = new URL(baseUrl).origin;
   /**
    * What pages are built from is kept until a company changes (when the store says so exactly,
@@ -96,7 +98,7 @@ export function createSiteService({ repo, companies, search, scans, widget, base
       const current = await repo.currentSlugForOld(slug);
       return current ? { kind: 'moved', slug: current } : undefined;
     }
-    const [grade, widgetId, claimed] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin), repo.claimed(profile.id)]);
+    const [grade, widgetId, claimed] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin), isClaimed(profile.id)]);
     return { kind: 'found', slug, profile, claimed, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}) };
   }
 
