@@ -1,5 +1,5 @@
 /** Levenshtein distance (iterative, two rows). */
-function distance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
@@ -23,7 +23,7 @@ export function closestOption(input: string, options: readonly string[]): string
   let best: string | undefined;
   let bestD = Infinity;
   for (const o of options) {
-    const d = distance(v, o.toLowerCase());
+    const d = editDistance(v, o.toLowerCase());
     if (d < bestD) [best, bestD] = [o, d];
   }
   return best !== undefined && bestD <= Math.max(1, Math.floor(v.length / 3)) ? best : undefined;

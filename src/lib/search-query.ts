@@ -34,3 +34,23 @@ export function queryTerms(q: string, max = 24): string[] {
 export function orTsQuery(terms: string[]): string | undefined {
   return terms.length ? terms.join(' | ') : undefined;
 }
+
+/**
+ * Verbs a request opens with that say what to do, not what is needed ("fix a torn sail", "set up an aquarium"):
+ * skipped when looking for the word that names the need.
+ */
+const REQUEST_VERBS = new Set(
+  'fix install build make get find buy hire book set put maintain clean sell rent give send switch organise organize plan create start run do take bring arrange provide supply replace remove order'.split(' '),
+);
+
+/** The word that names the need: the first term that is not a request verb (undefined when there is none). */
+export function headTerm(terms: string[]): string | undefined {
+  return terms.find((t) => !REQUEST_VERBS.has(t));
+}
+
+/** "No profile in the directory mentions “calligraphy”." for the words of a request no profile uses (ask and the site say it alike). */
+export function unmatchedSentence(words: string[]): string {
+  if (words.length === 0) return '';
+  if (words.length > 3) return 'No profile in the directory uses most of these words.';
+  return `No profile in the directory mentions ${words.map((w) => `"${w}"`).join(words.length === 2 ? ' or ' : ', ')}.`;
+}

@@ -1,3 +1,4 @@
+import { unmatchedSentence } from '../../lib/search-query.js';
 import { toPlainText } from '../../lib/text.js';
 import { delimitedJson, dropInstructionLike } from '../../lib/untrusted-text.js';
 import { invalid } from '../../platform/errors.js';
@@ -92,7 +93,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
    * named as matches (those in a named place first), partial ones only as "may be related", never as
    * matches; when nothing is strong, or nothing strong is in the named place, it says so plainly.
    */
-  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: ReturnType<typeof groupByVerdict<CompanySummary>>, rows: Map<string, CompanyRecord>, place?: SearchResult['place']): string {
+  function deterministicAnswer(question: string, context: CompanySummary[], verdicts: ReturnType<typeof groupByVerdict<CompanySummary>>, rows: Map<string, CompanyRecord>, place?: SearchResult['place'], unmatched: string[] = []): string {
     const parts: string[] = [];
     let n = 0;
     const line = (c: CompanySummary) => `${describe(c, rows.get(c.id), ++n)}${place && typeof c.distance_km === 'number' && !servesPlace(c, place) ? `\n   About ${Math.round(c.distance_km)} km from ${place.name}.` : ''}`;
@@ -109,6 +110,8 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
       for (const c of elsewhere.slice(0, DESCRIBE)) parts.push(line(c));
     } else {
       parts.push(context.length ? 'No other company in the directory clearly matches the question.' : `Nothing in the directory fits "${question}".`);
+      // Said when it is true of the whole directory: the words name something no profile offers.
+      if (unmatched.length) parts.push(unmatchedSentence(unmatched));
       if (partial.length > 0) {
         parts.push('These profiles share some of the words or meaning but were not judged a match; check them before relying on them:');
         for (const c of partial.slice(0, DESCRIBE)) parts.push(line(c));
@@ -173,7 +176,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
 
       if (ordered.length === 0) {
         insights.recordLater({ companyIds: [], question, source: 'ask', reason: 'no_result' });
-        return { question, answer: deterministicAnswer(question, [], verdicts, rows), found: false, companies: [], total_found: 0 };
+        return { question, answer: deterministicAnswer(question, [], verdicts, rows, undefined, found.result.unmatched_words), found: false, companies: [], total_found: 0 };
       }
 
       if (llm) {
@@ -193,7 +196,7 @@ export function createAskService({ search, companies, insights, llm, log }: AskS
 
       const foundHere = verdicts.inPlace.length > 0;
       if (!foundHere && context.length === 0) insights.recordWeakLater({ question, source: 'ask', companies: others });
-      return { question, answer: deterministicAnswer(question, context, verdicts, rows, place), found: foundHere, companies: ordered, total_found: ordered.length };
+      return { question, answer: deterministicAnswer(question, context, verdicts, rows, place, found.result.unmatched_words), found: foundHere, companies: ordered, total_found: ordered.length };
     },
 
   };

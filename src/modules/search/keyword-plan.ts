@@ -36,3 +36,17 @@ export function keywordPlan(lexemes: QueryLexeme[], stats: CorpusStats, tuning: 
   const needBound = bound + absent * idf(0) * (tuning.k1 + 1);
   return { query: { match, scored, avgLength: Math.max(stats.lexemes / n, 1), k1: tuning.k1, b: tuning.b }, bound, needBound };
 }
+
+/**
+ * The query's terms that no company uses in any form (no lexeme of theirs occurs), each with its whole-word
+ * forms (stem and simple form) for the misspelling repair. In term order.
+ */
+export function absentTerms(lexemes: QueryLexeme[], termCount: number): { term: number; forms: string[] }[] {
+  const present = new Set(lexemes.filter((l) => l.df > 0).map((l) => l.term));
+  const out: { term: number; forms: string[] }[] = [];
+  for (let term = 0; term < termCount; term++) {
+    if (present.has(term)) continue;
+    out.push({ term, forms: [...new Set(lexemes.filter((l) => l.term === term && !l.prefix).map((l) => l.lexeme))] });
+  }
+  return out;
+}

@@ -13,6 +13,9 @@ describe('relevance verdicts (issue 37)', () => {
     assert.equal(relevanceOf({ cosine: 0.45, keyword: 0, name: 0 }, base), 'partial');
     assert.equal(relevanceOf({ cosine: 0.3, keyword: 0, name: 0 }, base), 'weak');
     assert.equal(relevanceOf({ cosine: 0.5, keyword: 0, name: 0 }, { typical: 0.45, best: 0.5 }), 'weak', 'the best of a query nobody serves, no closer than a typical profile');
+    const unserved = { ...base, headUnmatched: true };
+    assert.equal(relevanceOf({ cosine: 0.69, keyword: 0.1, name: 0 }, unserved), 'weak', 'meaning alone is no match when no profile uses the need\'s first word');
+    assert.equal(relevanceOf({ cosine: 0.3, keyword: 0.5, name: 0 }, unserved), 'strong', 'the rest of the words, covered well, still are');
   });
 
   it('finds what a mistyped or shortened value meant', () => {
@@ -55,6 +58,28 @@ describe('relevance verdicts (issue 37)', () => {
       const search = (await get(`q=${encodeURIComponent('hot air balloon ride at sunrise')}`)).json();
       assert.ok(search.companies.every((c: { relevance: string }) => c.relevance === 'partial'));
       assert.equal(search.total_found, search.companies.length);
+    });
+
+    it('a short need whose first word no profile uses: nothing shown, the word named, ask says so', async () => {
+      const q = encodeURIComponent('calligraphy for our restaurant kitchen');
+      const shown = (await get(`q=${q}`)).json();
+      assert.deepEqual(shown.companies, []);
+      assert.equal(shown.total_found, 0);
+      assert.deepEqual(shown.unmatched_words, ['calligraphy']);
+      const all = (await get(`q=${q}&include_weak=true`)).json();
+      assert.ok(all.companies.length >= 1, 'the closest profiles stay available on request');
+      assert.ok(all.companies.every((c: { relevance: string }) => c.relevance === 'weak'));
+      const answer = await ask('calligraphy for our restaurant kitchen');
+      assert.equal(answer.found, false);
+      assert.match(answer.answer, /No profile in the directory mentions "calligraphy"\./);
+    });
+
+    it('a misspelt word is read as the word the directory uses', async () => {
+      const body = (await get(`q=${encodeURIComponent('cockroche extermination')}`)).json();
+      assert.equal(body.unmatched_words, undefined, 'the misspelling was repaired');
+      assert.equal(body.companies[0]?.id, ids.pest);
+      assert.equal(body.companies[0]?.relevance, 'strong');
+      assert.ok(body.companies[0].match_sources.includes('keyword'));
     });
 
     it('filler is not a match: a tax adviser and a VFX studio in Munich are weak for a dentist there', async () => {

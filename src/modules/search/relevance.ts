@@ -42,6 +42,13 @@ export interface QueryBaseline {
   typical: number;
   /** The best cosine any candidate reached. */
   best: number;
+  /**
+   * The word that names the need (the first one after request verbs such as "fix"), in a short request, is used by no profile in the directory even after misspelling
+   * repair ("calligraphy for our wedding invitations"): its head names something nobody here offers, so
+   * meaning alone (the bundled model rates such needs as close to unrelated profiles as real paraphrases)
+   * does not make a match.
+   */
+  headUnmatched?: boolean;
 }
 
 export interface RelevanceThresholds {
@@ -52,6 +59,8 @@ export interface RelevanceThresholds {
   strongBestMargin: number;
   partialLift: number;
   partialKeyword: number;
+  /** Requests of at most this many words (after stop words) are judged by the word that names the need (QueryBaseline.headUnmatched). */
+  headMaxWords: number;
 }
 
 export const defaultRelevance: RelevanceThresholds = {
@@ -61,9 +70,11 @@ export const defaultRelevance: RelevanceThresholds = {
   strongBestMargin: 0.02,
   partialLift: 0.12,
   partialKeyword: 0.03,
+  headMaxWords: 6,
 };
 
 export function relevanceOf(e: MatchEvidence, base: QueryBaseline, t: RelevanceThresholds = defaultRelevance): Relevance {
+  if (base.headUnmatched && e.name < t.strongName && e.keyword < t.strongKeyword) return 'weak';
   const lift = e.cosine === null ? -1 : e.cosine - base.typical;
   const belowBest = e.cosine === null ? Infinity : base.best - e.cosine;
   if (e.name >= t.strongName || e.keyword >= t.strongKeyword || (lift >= t.strongLift && belowBest <= t.strongBestMargin)) return 'strong';

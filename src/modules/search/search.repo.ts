@@ -183,6 +183,21 @@ export function createSearchRepo(db: Db) {
     },
 
     /**
+     * Words the directory uses that could be a misspelling of `form`: the same first two letters, at most one
+     * letter longer or shorter, most used first (a range scan of the term statistics' primary key).
+     */
+    async lexemesNear(form: string, limit: number): Promise<{ lexeme: string; df: number }[]> {
+      const head = form.slice(0, 2);
+      return db.query<{ lexeme: string; df: number }>(
+        `SELECT lexeme, df FROM search_term_stats
+          WHERE lexeme ~>=~ $1 AND lexeme ~<~ ($1 || chr(1114111)) AND starts_with(lexeme, $1) AND df > 0
+            AND length(lexeme) BETWEEN $2 AND $3
+          ORDER BY df DESC, lexeme LIMIT $4`,
+        [head, form.length - 1, form.length + 1, limit],
+      );
+    },
+
+    /**
      * The forms of each query term without their frequencies (for the in-process keyword index, which counts
      * them itself): its english stem and simple form, and itself as a prefix form when it is long enough.
      */

@@ -3,7 +3,8 @@ import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js'
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
 import { searchStageSeconds, timedStage } from '../../platform/outcomes.js';
 import type { TermForm } from './keyword-index.js';
-import { keywordPlan } from './keyword-plan.js';
+import { absentTerms, keywordPlan } from './keyword-plan.js';
+import { editDistance } from '../../lib/closest.js';
 import { bundledTypicalProfile } from './relevance.js';
 import type { CorpusStats, ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { fuseSides, type Sides } from './search.ranking.js';
@@ -24,6 +25,14 @@ export interface RetrievalDeps {
 const TERM_FORMS_CACHE_SIZE = 50_000;
 
 const noKeywords: Sides['keyword'] = { rows: [] as ScoredId[], bound: 1, needBound: 1 };
+
+/** The keyword side with the query's terms that no company uses (misspellings are repaired before this). */
+type KeywordAnswer = Sides['keyword'] & { absent: { term: number; forms: string[] }[] };
+
+/** Misspellings repaired, by word: shared by every search of the process (the directory's vocabulary changes slowly). */
+const REPAIR_CACHE_SIZE = 20_000;
+/** The shortest word a misspelling repair is tried for: one edit away from a shorter word is another word too often. */
+const REPAIR_MIN_LENGTH = 5;
 
 /**
  * The one rule of every side: the in-process search index answers when it can (it holds exactly the
@@ -57,25 +66,70 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
   }
 
   /** BM25F candidates: IDF from the term statistics, candidates found through the rarer terms. */
-  function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<Sides['keyword']> {
+  function keywordSide(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<KeywordAnswer> {
     const fromIndex = index && !filters.updatedSince
       ? async () => {
         const forms = await termForms(terms);
         const settings = { fieldWeights: tuning.fieldWeights, prefixLength: tuning.prefixMinLength };
-        return index.keywords(stats.version, stats.docs, settings, (keywords) => {
-          const plan = keywordPlan(keywords.frequencies(forms), stats, tuning);
-          if (!plan) return noKeywords;
+        return index.keywords(stats.version, stats.docs, settings, (keywords): KeywordAnswer | undefined => {
+          const lexemes = keywords.frequencies(forms);
+          const absent = absentTerms(lexemes, terms.length);
+          const plan = keywordPlan(lexemes, stats, tuning);
+          if (!plan) return { ...noKeywords, absent };
           const rows = keywords.candidates(plan.query, filters, tuning.depth, tuning.keywordCap);
-          return rows ? { rows, bound: plan.bound, needBound: plan.needBound } : undefined;
+          return rows ? { rows, bound: plan.bound, needBound: plan.needBound, absent } : undefined;
         });
       }
       : undefined;
     return indexElseDatabase(fromIndex, async () => {
-      const plan = keywordPlan(await repo.termLexemes(terms, tuning.prefixMinLength), stats, tuning);
-      if (!plan) return noKeywords;
+      const lexemes = await repo.termLexemes(terms, tuning.prefixMinLength);
+      const absent = absentTerms(lexemes, terms.length);
+      const plan = keywordPlan(lexemes, stats, tuning);
+      if (!plan) return { ...noKeywords, absent };
       const rows = await repo.keywordCandidates({ ...plan.query, fieldWeights: tuning.fieldWeights }, filters, tuning.depth, tuning.keywordCap);
-      return { rows, bound: plan.bound, needBound: plan.needBound };
+      return { rows, bound: plan.bound, needBound: plan.needBound, absent };
     });
+  }
+
+  const repairCache = new Map<string, string | null>();
+  /**
+   * The word the directory uses that a word it does not use most likely misspells ("plumer" → "plumber",
+   * "moble" → the stem of "mobile"): one letter away from the word or its stem, the most used such word.
+   * Null when there is none.
+   */
+  async function repair(word: string, forms: string[]): Promise<string | null> {
+    const hit = repairCache.get(word);
+    if (hit !== undefined) return hit;
+    let best: { lexeme: string; df: number } | undefined;
+    if (word.length >= REPAIR_MIN_LENGTH && /^\p{L}+$/u.test(word)) {
+      for (const form of new Set([word, ...forms.filter((f) => f.length >= REPAIR_MIN_LENGTH - 1)])) {
+        for (const near of await repo.lexemesNear(form, 2_000)) {
+          if (near.lexeme !== form && editDistance(form, near.lexeme) === 1 && (!best || near.df > best.df)) best = near;
+        }
+      }
+    }
+    const fixed = best?.lexeme ?? null;
+    repairCache.set(word, fixed);
+    if (repairCache.size > REPAIR_CACHE_SIZE) repairCache.delete(repairCache.keys().next().value as string);
+    return fixed;
+  }
+
+  /**
+   * The keyword side after repairing misspelt words: a word no company uses is replaced by the nearest word
+   * one does, and searched again. `unmatched` lists the words still used by no company.
+   */
+  async function keywordSideRepaired(terms: string[], filters: SearchFilters, stats: CorpusStats): Promise<Sides['keyword'] & { unmatched: string[] }> {
+    const first = await keywordSide(terms, filters, stats);
+    if (first.absent.length === 0) return { ...first, unmatched: [] };
+    const fixes = new Map<number, string>();
+    for (const a of first.absent) {
+      const fixed = await repair(terms[a.term]!, a.forms);
+      if (fixed) fixes.set(a.term, fixed);
+    }
+    const unmatched = first.absent.filter((a) => !fixes.has(a.term)).map((a) => terms[a.term]!);
+    if (fixes.size === 0) return { ...first, unmatched };
+    const again = await keywordSide(terms.map((t, i) => fixes.get(i) ?? t), filters, stats);
+    return { ...again, unmatched };
   }
 
   /** Nearest companies by meaning (the index's graph or exact scan, else pgvector). */
@@ -118,7 +172,7 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
   }
 
   return {
-    /** Ranked candidates for a text query (the whole fused list, best first), with their evidence and the query's similarity to a typical profile. */
+    /** Ranked candidates for a text query (the whole fused list, best first), with their evidence, the query's similarity to a typical profile, and its words no company uses. */
     async rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
       const terms = queryTerms(text);
       let queryVector: number[] | undefined;
@@ -126,13 +180,14 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
       // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
       const nameable = text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords;
       const [keyword, names, semantic] = await Promise.all([
-        useKeyword && terms.length ? timedStage('keyword', () => keywordSide(terms, filters, stats)) : Promise.resolve(noKeywords),
+        useKeyword && terms.length ? timedStage('keyword', () => keywordSideRepaired(terms, filters, stats)) : Promise.resolve({ ...noKeywords, unmatched: [] as string[] }),
         useKeyword && nameable ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
         mode !== 'keyword' ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => { queryVector = v; return semanticSide(v, filters, stats.version); }) : Promise.resolve([]),
       ]);
       const meanVector = queryVector ? await meanProfileVector(stats) : undefined;
       const typical = queryVector && meanVector ? queryVector.reduce((acc, x, i) => acc + x * (meanVector[i] ?? 0), 0) : 0;
-      return Object.assign(fuseSides({ keyword, names, semantic }, tuning), { typical });
+      // `terms`: the need's words as searched; `unmatched`: those no company uses (after misspelling repair).
+      return Object.assign(fuseSides({ keyword, names, semantic }, tuning), { typical, terms, unmatched: keyword.unmatched });
     },
   };
 }

@@ -29,6 +29,7 @@ export const SearchResponseSchema = Type.Object(
     limit: Type.Integer(),
     has_more: Type.Boolean(),
     query: Type.String({ description: 'The q that was searched ("" when browsing)' }),
+    unmatched_words: Type.Optional(Type.Array(Type.String(), { description: 'Words of a short request (up to six words besides common ones and the place) that no profile in the directory uses, after correcting likely misspellings; present only when there are some. When the first word of a short request is one of them ("calligraphy for our wedding invitations"), nothing is judged a match on meaning alone: the directory lists no one who offers it' })),
     place: Type.Optional(
       Type.Union([
         Type.Object({

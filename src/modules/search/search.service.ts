@@ -2,6 +2,7 @@ import { searchAnswers, timedStage } from '../../platform/outcomes.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import { defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
+import { headTerm } from '../../lib/search-query.js';
 import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 import { distanceTo, placeFilter, resolveFilters, resolvePlaceContext, withPlace, withPlaceBonus, type CandidateFacts, type PlaceContext } from './search.places.js';
@@ -134,15 +135,19 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     // Need first, then place: the verdict judges the words without the place's name, which every company
     // located there matches (a tax adviser in Munich is no dentist), over the whole directory and there.
     let verdictEvidence = evidence;
-    let typical = main.typical;
+    let need: { typical: number; terms: string[]; unmatched: string[] } = main;
     if (ctx?.source === 'q' && ctx.rest) {
       const [needAll, needHere] = await Promise.all([rank(ctx.rest, filters, mode, stats), rank(ctx.rest, { ...filters, ...placeFilter(ctx, true) }, mode, stats)]);
       verdictEvidence = mergeEvidence(needAll.evidence, needHere.evidence);
-      typical = needAll.typical;
+      need = needAll;
     }
     // The verdict of each candidate from its own evidence; weak ones are left out unless asked for.
     const none: MatchEvidence = { cosine: null, keyword: 0, name: 0 };
-    const baseline = { typical, best: [...verdictEvidence.values()].reduce((m, e) => Math.max(m, e.cosine ?? 0), 0) };
+    // Short requests only: a long one's stray words ("my grandmother came home") say nothing about the need.
+    const unmatched = need.terms.length <= thresholds.headMaxWords ? need.unmatched : [];
+    const head = headTerm(need.terms);
+    const headUnmatched = head !== undefined && unmatched.includes(head);
+    const baseline = { typical: need.typical, best: [...verdictEvidence.values()].reduce((m, e) => Math.max(m, e.cosine ?? 0), 0), headUnmatched };
     ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
@@ -165,7 +170,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       const row = byId.get(p.id);
       return row ? [{ ...companies.toSummary(row, p.score, p.sources), relevance: p.relevance ?? null }] : [];
     });
-    const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text };
+    const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text, ...(unmatched.length ? { unmatched_words: unmatched } : {}) };
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
   }
 

@@ -71,5 +71,7 @@ export interface SearchResult {
   limit: number;
   has_more: boolean;
   query: string;
+  /** Words of the need that no profile in the directory uses, after misspelling repair. */
+  unmatched_words?: string[];
   place?: { name: string; country_code: string; latitude: number; longitude: number; scope: 'city' | 'country'; source: 'near' | 'q'; matches_in_place: number } | null;
 }

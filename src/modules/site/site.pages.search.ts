@@ -1,3 +1,4 @@
+import { unmatchedSentence } from '../../lib/search-query.js';
 import { html, type SafeHtml } from '../../lib/html.js';
 import { layout } from './site.layout.js';
 import { companyCards, pager, searchForm, siteUrl, type SiteContext } from './site.pages.listing.js';
@@ -70,6 +71,7 @@ function textSummary(ctx: SiteContext, q: SearchParams, r: TextResults, page: nu
     if (partial.length) lines.push(partialLine());
   } else {
     lines.push(html`Nothing in the directory clearly fits “${r.query}”${scope}.`);
+    if (r.unmatched.length) lines.push(html`${unmatchedSentence(r.unmatched)}`);
     const filtered = Boolean(q.category || q.city || q.country);
     const browse = q.category
       ? html`<a href="/categories/${categorySlug(q.category)}">see every ${q.category} company</a>`

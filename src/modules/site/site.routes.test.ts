@@ -433,7 +433,7 @@ describe('public search page: the relevance verdicts in plain sentences (issue 3
     const { companies } = await api(`q=${enc(q)}`);
     assert.ok(companies.every((c) => c.relevance !== 'strong'));
     const $ = await page(`q=${enc(q)}`);
-    assert.match(summary($), /^Nothing in the directory clearly fits “hot air balloon ride at sunrise”\. Try other words or a broader request, or browse the categories\./);
+    assert.match(summary($), /^Nothing in the directory clearly fits “hot air balloon ride at sunrise”\. No profile in the directory uses most of these words\. Try other words or a broader request, or browse the categories\./);
     assert.equal($('main .summary a[href="/categories"]').text(), 'browse the categories');
     assert.equal($('#matches-h').length + $('#elsewhere-h').length, 0);
     assert.doesNotMatch($('main ul.cards').text(), /clear match/i);

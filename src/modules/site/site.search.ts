@@ -36,6 +36,8 @@ export interface TextResults {
   partial: Listed[];
   /** How many results the search found; more than listed when the window cut the list. */
   found: number;
+  /** Words of the request that no profile uses ("calligraphy"). */
+  unmatched: string[];
 }
 
 export interface BrowseResults {
@@ -58,11 +60,12 @@ export function unknownFilterOf(err: unknown): UnknownFilter | undefined {
 }
 
 /** The verdict groups of a text search's listed results. */
-export function textResults(query: string, listed: Listed[], result: Pick<SearchResult, 'place' | 'total_found'>): TextResults {
+export function textResults(query: string, listed: Listed[], result: Pick<SearchResult, 'place' | 'total_found' | 'unmatched_words'>): TextResults {
   const place = result.place?.source === 'q' ? result.place : undefined;
   const { inPlace, elsewhere, partial } = groupByVerdict(listed, place);
   const found = Math.max(result.total_found, inPlace.length + elsewhere.length + partial.length);
-  if (!place) return { kind: 'text', query, here: inPlace, elsewhere: [], partial, found };
+  const unmatched = result.unmatched_words ?? [];
+  if (!place) return { kind: 'text', query, here: inPlace, elsewhere: [], partial, found, unmatched };
   const named = findPlaceInText(query);
   const need = named && named.place.name === place.name && named.rest !== query ? named.rest : undefined;
   return {
@@ -73,5 +76,6 @@ export function textResults(query: string, listed: Listed[], result: Pick<Search
     elsewhere,
     partial,
     found,
+    unmatched,
   };
 }

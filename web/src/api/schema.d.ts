@@ -3450,6 +3450,8 @@ export interface components {
             query: string;
             /** @description Companies that matched. For text queries: the strong and partial matches (and the weak ones with include_weak=true), 0 when nothing meets the need; when browsing without q, every company the filters keep */
             total_found: number;
+            /** @description Words of a short request (up to six words besides common ones and the place) that no profile in the directory uses, after correcting likely misspellings; present only when there are some. When the first word of a short request is one of them ("calligraphy for our wedding invitations"), nothing is judged a match on meaning alone: the directory lists no one who offers it */
+            unmatched_words?: string[];
         };
         Subscription: {
             note: string;
