@@ -14,6 +14,9 @@ if (config.seedDemo && !config.databaseUrl) {
 // Companies stored before coordinates existed get them once (a no-op afterwards).
 const located = await app.services.companies.backfillCoordinates();
 if (located > 0) app.log.info({ located }, 'coordinates set for companies stored before them');
+// Likewise the time zone opening hours are read in (migration 0026).
+const zoned = await app.services.companies.backfillTimeZones();
+if (zoned > 0) app.log.info({ zoned }, 'time zone set for companies stored before it');
 // Likewise the E.164 form of phones stored before it existed (migration 0018).
 const phonesParsed = await app.services.companies.backfillPhoneE164();
 if (phonesParsed > 0) app.log.info({ phonesParsed }, 'E.164 phone set for companies stored before it');

@@ -9,10 +9,16 @@ export interface StoredEmbedding {
 }
 
 /** Columns a partial change may set (editable fields plus what derives from them). Nothing else is ever interpolated. */
-const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude']);
+const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude', 'timezone']);
 
 const param = (c: string, i: number) => (JSON_FIELDS.has(c) ? `$${i}::jsonb` : `$${i}`);
-const value = (c: string, v: unknown) => (JSON_FIELDS.has(c) ? JSON.stringify(v ?? (c === 'locations' ? [] : {})) : v);
+/** JSON fields as jsonb text: lists and maps default to empty, opening hours stay SQL NULL when unknown. */
+const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null };
+const value = (c: string, v: unknown) => {
+  if (!JSON_FIELDS.has(c)) return v;
+  const json = v ?? JSON_EMPTY[c] ?? null;
+  return json === null ? null : JSON.stringify(json);
+};
 
 /**
  * The one writer of the `companies` table (company.write.ts decides what is written), and its reads
@@ -149,6 +155,22 @@ export function createCompaniesRepo(db: Queryable) {
         `UPDATE companies c SET latitude = v.latitude, longitude = v.longitude
            FROM unnest($1::uuid[], $2::float8[], $3::float8[]) AS v(id, latitude, longitude) WHERE c.id = v.id`,
         [rows.map((r) => r.id), rows.map((r) => r.latitude), rows.map((r) => r.longitude)],
+      );
+    },
+
+    /** Live companies located (coordinates) but without a time zone yet (stored before it existed), after `afterId`. */
+    async listWithoutTimeZone(afterId: string, limit: number): Promise<{ id: string; latitude: number; longitude: number }[]> {
+      return db.query(
+        `SELECT id, latitude, longitude FROM companies WHERE deleted_at IS NULL AND timezone IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL AND id > $1 ORDER BY id LIMIT $2`,
+        [afterId, limit],
+      );
+    },
+
+    async setTimeZones(rows: { id: string; timezone: string }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db.query(
+        `UPDATE companies c SET timezone = v.timezone FROM unnest($1::uuid[], $2::text[]) AS v(id, timezone) WHERE c.id = v.id`,
+        [rows.map((r) => r.id), rows.map((r) => r.timezone)],
       );
     },
 

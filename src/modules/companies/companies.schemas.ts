@@ -60,6 +60,23 @@ export const CompanySummarySchema = Type.Object(
 );
 export type CompanySummary = Static<typeof CompanySummarySchema>;
 
+const TimeRangeSchema = Type.Array(Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$' }), { minItems: 2, maxItems: 2, description: '["HH:MM", "HH:MM"], 24-hour; a close at or before the open runs past midnight' });
+const DayHoursSchema = Type.Optional(Type.Array(TimeRangeSchema, { maxItems: 6 }));
+
+export const OpeningHoursSchema = Type.Object(
+  {
+    monday: DayHoursSchema, tuesday: DayHoursSchema, wednesday: DayHoursSchema, thursday: DayHoursSchema,
+    friday: DayHoursSchema, saturday: DayHoursSchema, sunday: DayHoursSchema,
+    exceptions: Type.Optional(Type.Array(Type.Object({
+      date: Type.String({ format: 'date', description: 'YYYY-MM-DD, in the company\'s time zone' }),
+      closed: Type.Optional(Type.Boolean({ description: 'Closed all day (the default when hours is absent)' })),
+      hours: Type.Optional(Type.Array(TimeRangeSchema, { maxItems: 6, description: 'The hours of that date instead of the weekday\'s' })),
+      note: Type.Optional(Type.String({ maxLength: 120 })),
+    }), { maxItems: 60, description: 'Dates that differ from the week: holidays, closed days, special hours' })),
+  },
+  { $id: 'OpeningHours', additionalProperties: false, description: 'A day left out is closed that day' },
+);
+
 export const CompanyProfileSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -84,6 +101,10 @@ export const CompanyProfileSchema = Type.Object(
     social_links: Type.Record(Type.String(), Type.String(), { description: 'Network name → profile URL' }),
     logo_url: Type.Union([Type.String(), Type.Null()]),
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
+    opening_hours: Type.Union([Type.Null(), Type.Ref('OpeningHours')], { description: 'Weekly opening hours in the company\'s time zone, with dated exceptions; null when unknown' }),
+    timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the company (from its city), the zone opening_hours and next_change_at are in' }),
+    open_now: Type.Union([Type.Boolean(), Type.Null()], { description: 'Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown' }),
+    next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
     accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
     profile_url: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
@@ -148,6 +169,8 @@ export interface CompanyInput {
   social_links?: Record<string, string>;
   logo_url?: string | null;
   founded_year?: number | null;
+  /** Weekly hours with exceptions (lib/opening-hours.ts); checked by company.normalize. */
+  opening_hours?: unknown;
   source?: string;
 }
 

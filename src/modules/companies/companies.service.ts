@@ -1,3 +1,4 @@
+import { openState } from '../../lib/opening-hours.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { CacheGeneration } from '../../platform/cache-generation.js';
 import type { Db } from '../../platform/db.js';
@@ -33,6 +34,12 @@ const ROW_CACHE_SIZE = 10_000;
  * the change feed, and every write, through company.write.ts (people's changes) and
  * company.ingest.ts (import, crawl, reindex, backfills), both on the one repository.
  */
+/** Open now and the next change, from the hours in the company's zone; both null without hours or a zone. */
+export function openNow(row: Pick<CompanyRecord, 'opening_hours' | 'timezone'>, at: Date): { open_now: boolean | null; next_change_at: string | null } {
+  if (!row.opening_hours || !row.timezone) return { open_now: null, next_change_at: null };
+  return openState(row.opening_hours, row.timezone, at);
+}
+
 export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }: CompaniesServiceDeps) {
   const repo = createCompaniesRepo(db);
   // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
@@ -102,6 +109,9 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         social_links: row.social_links ?? {},
         logo_url: row.logo_url,
         founded_year: row.founded_year,
+        opening_hours: row.opening_hours ?? null,
+        timezone: row.timezone ?? null,
+        ...openNow(row, new Date()),
         accepts_proposals: row.is_verified,
         profile_url: profileUrl(row.id),
         created_at: new Date(row.created_at).toISOString(),

@@ -1,3 +1,4 @@
+import { zoneAt } from '../../lib/time-zone.js';
 import type { Db } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
@@ -158,6 +159,12 @@ export function createCompanyIngest({ db, embeddings }: { db: Db; embeddings: Em
       const c = cityCoordinates(r.city, r.country_code);
       return c.latitude === null || c.longitude === null ? undefined : { id: r.id, latitude: c.latitude, longitude: c.longitude };
     }, repo.setCoordinates, batchSize),
+
+    /** The time zone of located companies stored before it existed (run at start, after the coordinates; bounded batches). */
+    backfillTimeZones: (batchSize = 1000) => backfill(repo.listWithoutTimeZone, (r) => {
+      const timezone = zoneAt(r.latitude, r.longitude);
+      return timezone ? { id: r.id, timezone } : undefined;
+    }, repo.setTimeZones, batchSize),
 
     /** The E.164 form for phones stored before it existed (run at start; bounded batches; unparsable ones stay null). */
     backfillPhoneE164: (batchSize = 1000) => backfill(repo.listPhonesWithoutE164, (r) => {

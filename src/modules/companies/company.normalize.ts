@@ -2,6 +2,8 @@ import { invalid } from '../../platform/errors.js';
 import { countryCode, countryName } from '../../lib/countries.js';
 import { cityCoordinates } from '../../lib/geo.js';
 import { toE164 } from '../../lib/phone.js';
+import { normalizeOpeningHours, type OpeningHours } from '../../lib/opening-hours.js';
+import { zoneAt } from '../../lib/time-zone.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import { CATEGORIES, MAX_LOCATIONS, SERVICE_TYPES, type CompanyInput, type CompanyLocation, type ServiceType } from './companies.schemas.js';
@@ -21,9 +23,18 @@ export function canonicalCategory(input: string | undefined | null): string | un
   return categoryByLower.get(input.trim().toLowerCase());
 }
 
-/** The fields computed from others: the city's coordinates and the phone's E.164 form for the company's country. */
-export function derivedFields(c: { city: string; country_code: string; phone: string | null }): Pick<CompanyFields, 'latitude' | 'longitude' | 'phone_e164'> {
-  return { ...cityCoordinates(c.city, c.country_code), phone_e164: toE164(c.phone, c.country_code) };
+/** The fields computed from others: the city's coordinates and time zone, and the phone's E.164 form for the company's country. */
+export function derivedFields(c: { city: string; country_code: string; phone: string | null }): Pick<CompanyFields, 'latitude' | 'longitude' | 'phone_e164' | 'timezone'> {
+  const at = cityCoordinates(c.city, c.country_code);
+  return { ...at, timezone: at.latitude !== null && at.longitude !== null ? zoneAt(at.latitude, at.longitude) : null, phone_e164: toE164(c.phone, c.country_code) };
+}
+
+/** Opening hours checked and normalised (lib/opening-hours.ts); a bad schedule is a 422 naming the exact place. */
+export function cleanOpeningHours(input: unknown, loc: (string | number)[]): OpeningHours | null {
+  if (input === undefined || input === null) return null;
+  const r = normalizeOpeningHours(input);
+  if ('problem' in r) throw invalid([...loc, 'opening_hours', ...r.path], r.problem, input, 'value_error');
+  return Object.keys(r.hours).length ? r.hours : null;
 }
 
 function cleanList(values: string[] | undefined, max = 50): string[] {
@@ -112,6 +123,7 @@ export function normalizeCompany(input: CompanyInput, loc: (string | number)[] =
     social_links: socialLinks(input.social_links),
     logo_url: input.logo_url && /^https?:\/\//i.test(input.logo_url) ? input.logo_url.trim().slice(0, 1000) : null,
     founded_year: founded,
+    opening_hours: cleanOpeningHours(input.opening_hours, loc),
     source: input.source ?? 'import',
     ...derivedFields({ city, country_code: code, phone }),
   };
@@ -124,5 +136,6 @@ export function recordAsInput(row: CompanyRecord): CompanyInput {
     country: row.country, city: row.city, address: row.address, service_type: row.service_type, is_verified: row.is_verified,
     is_featured: row.is_featured, keywords: row.keywords, services: row.services, languages: row.languages, contact_email: row.contact_email,
     phone: row.phone, locations: row.locations, social_links: row.social_links, logo_url: row.logo_url, founded_year: row.founded_year, source: row.source,
+    opening_hours: row.opening_hours,
   };
 }

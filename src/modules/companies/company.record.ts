@@ -1,3 +1,4 @@
+import type { OpeningHours } from '../../lib/opening-hours.js';
 import type { CompanyLocation, ServiceType } from './companies.schemas.js';
 
 /**
@@ -34,6 +35,10 @@ export interface CompanyRecord {
   /** The city's coordinates (lib/geo.ts cityCoordinates), null when the gazetteer does not know it. */
   latitude: number | null;
   longitude: number | null;
+  /** Weekly hours with dated exceptions (lib/opening-hours.ts), null when unknown. */
+  opening_hours: OpeningHours | null;
+  /** The IANA zone the hours are in: the city's (derived from its coordinates), null when the city is unknown. */
+  timezone: string | null;
   /** Fields the owner set by hand: a re-crawl keeps them. */
   owner_edited_fields: string[];
   created_at: Date;
@@ -46,6 +51,7 @@ export const STORED_FIELDS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
   'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude',
+  'opening_hours', 'timezone',
 ] as const satisfies readonly (keyof CompanyRecord)[];
 
 export type StoredField = (typeof STORED_FIELDS)[number];
@@ -54,7 +60,7 @@ export type StoredField = (typeof STORED_FIELDS)[number];
 export type CompanyFields = Pick<CompanyRecord, StoredField>;
 
 /** Stored fields kept as jsonb. */
-export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links']);
+export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours']);
 
 /** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
 export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, owner_edited_fields, created_at, updated_at, deleted_at`;

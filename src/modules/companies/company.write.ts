@@ -50,7 +50,7 @@ export async function embeddingFor(embeddings: EmbeddingProvider, before: Embedd
 function withDerived(current: CompanyRecord, values: Partial<CompanyFields>): Partial<CompanyFields> {
   const out = { ...values };
   const derived = derivedFields({ city: out.city ?? current.city, country_code: out.country_code ?? current.country_code, phone: 'phone' in out ? out.phone ?? null : current.phone });
-  if ('city' in out || 'country_code' in out) Object.assign(out, { latitude: derived.latitude, longitude: derived.longitude });
+  if ('city' in out || 'country_code' in out) Object.assign(out, { latitude: derived.latitude, longitude: derived.longitude, timezone: derived.timezone });
   if (('phone' in out || 'country_code' in out) && derived.phone_e164 !== current.phone_e164) out.phone_e164 = derived.phone_e164;
   return out;
 }

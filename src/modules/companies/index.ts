@@ -12,6 +12,7 @@ import {
   CompanyProfileSchema,
   CompanySummarySchema,
   LocationSchema,
+  OpeningHoursSchema,
 } from './companies.schemas.js';
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
@@ -30,6 +31,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
   schemas: [
     LocationSchema,
     CompanyLocationSchema,
+    OpeningHoursSchema,
     CompanySummarySchema,
     CompanyProfileSchema,
     CompanyChangeSchema,

@@ -98,6 +98,8 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       phone_e164: row.phone_e164 ?? null,
       social_links: row.social_links ?? {},
       founded_year: row.founded_year,
+      opening_hours: row.opening_hours ?? null,
+      timezone: row.timezone ?? null,
       accepts_proposals: row.is_verified,
       subscription: manage ? toSubscription(sub) : null,
       owner_edited_fields: manage ? row.owner_edited_fields : [],

@@ -11,7 +11,7 @@ import { ServiceTypeSchema } from './companies.schemas.js';
 /** Fields an owner (or an administrator acting as owner) may change with PUT or AI edit. */
 export const EDITABLE_FIELDS = [
   'name', 'description', 'industry', 'category', 'service_type', 'country', 'city', 'address',
-  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year',
+  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year', 'opening_hours',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
@@ -68,6 +68,9 @@ export const ToolUpdateSchema = Type.Object(
     phone: Type.Optional(Type.Union([Type.String({ minLength: 3, maxLength: 50, pattern: '^[0-9+()./ -]*[0-9][0-9+()./ -]*$' }), Type.Null()])),
     social_links: Type.Optional(SocialLinks),
     founded_year: Type.Optional(Type.Union([Type.Integer({ minimum: 1000, maximum: 2100 }), Type.Null()])),
+    opening_hours: Type.Optional(Type.Unknown({
+      description: 'The whole weekly schedule (the OpeningHours shape: monday … sunday as lists of ["HH:MM", "HH:MM"] pairs, and exceptions by date), in the company\'s time zone; null removes it. A bad time or date is a 422 naming where it is',
+    })),
   },
   {
     $id: 'ToolUpdate',
@@ -131,6 +134,8 @@ export const ToolDetailResponseSchema = Type.Object(
     phone_e164: Type.Union([Type.String(), Type.Null()], { description: 'The phone in E.164, parsed for the company\'s country; null when it does not parse (set by the service)' }),
     social_links: Type.Record(Type.String(), Type.String()),
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
+    opening_hours: Type.Union([Type.Null(), Type.Ref('OpeningHours')]),
+    timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the city, which the opening hours are in (set by the service)' }),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),
     owner_edited_fields: Type.Array(Type.String(), { description: 'Fields set by hand; a re-crawl keeps them. Empty on the public view' }),

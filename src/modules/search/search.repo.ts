@@ -1,3 +1,4 @@
+import type { OpeningHours } from '../../lib/opening-hours.js';
 import type { Db } from '../../platform/db.js';
 import type { WordCharacters } from '../../lib/trigram.js';
 import { groupByTerm, rankItems, rankWeights } from '../../lib/ts-rank.js';
@@ -373,6 +374,37 @@ export function createSearchRepo(db: Db) {
       return db.query(
         'SELECT id, latitude, longitude, service_type, country_code, name, created_at FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL',
         [ids],
+      );
+    },
+
+    /** The opening hours and time zone of candidates that have both (open_now / open_at filter them in code). */
+    async hoursOf(ids: string[]): Promise<{ id: string; opening_hours: OpeningHours; timezone: string }[]> {
+      if (ids.length === 0) return [];
+      return db.query(
+        'SELECT id, opening_hours, timezone FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL AND opening_hours IS NOT NULL AND timezone IS NOT NULL',
+        [ids],
+      );
+    },
+
+    /**
+     * The filtered directory without a query, only companies with opening hours, in browse order, at most `cap`:
+     * open_now / open_at browse these (which of them is open is decided in code, in each company's zone).
+     */
+    async browseWithHours(filters: SearchFilters, cap: number, sort: BrowseSort = 'default'): Promise<{ id: string; opening_hours: OpeningHours; timezone: string }[]> {
+      const w = whereFilters(filters, 2);
+      let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
+      const params: unknown[] = [cap, ...w.params];
+      if (sort === 'newest') order = 'c.created_at DESC, c.id';
+      else if (sort === 'name') order = 'lower(c.name), c.id';
+      else if (sort === 'distance' && filters.near) {
+        params.push(filters.near.latitude, filters.near.longitude);
+        order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
+      }
+      return db.query(
+        `SELECT c.id, c.opening_hours, c.timezone FROM companies c
+          WHERE ${w.sql} AND c.opening_hours IS NOT NULL AND c.timezone IS NOT NULL
+          ORDER BY ${order} LIMIT $1`,
+        params,
       );
     },
 

@@ -15,6 +15,8 @@ export const SearchQuerySchema = Type.Object({
   include_remote: Type.Optional(Type.Boolean({ description: 'With near: false keeps only companies located within radius_km (default true)' })),
   sort: Type.Optional(Type.Union([Type.Literal('relevance'), Type.Literal('distance'), Type.Literal('newest'), Type.Literal('name')], { description: 'relevance (default), distance (needs near, or a place named in q), newest (first listed first) or name' })),
   include_weak: Type.Optional(Type.Boolean({ description: 'Also return weak results (relevance "weak": they share words or meaning with the query but do not meet the need). Default false: only strong and partial matches are returned and counted' })),
+  open_now: Type.Optional(Type.Boolean({ description: 'true keeps only companies open at the time of the request by their opening hours, read in each company\'s own time zone (holidays and other exceptions included); companies without known hours are left out' })),
+  open_at: Type.Optional(Type.String({ format: 'date-time', description: 'Keeps only companies open at this instant (RFC 3339 with an offset or Z, e.g. 2026-12-24T10:00:00+01:00), by their hours in their own time zone; takes precedence over open_now' })),
   updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'Only companies whose profile changed at or after this instant (RFC 3339, e.g. 2026-11-01T00:00:00Z)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
   offset: offsetParam(),

@@ -3,6 +3,8 @@ import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js'
 import type { CompaniesService } from '../companies/companies.service.js';
 import { defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
 import { headTerm } from '../../lib/search-query.js';
+import { isOpenAt } from '../../lib/opening-hours.js';
+import { invalid } from '../../platform/errors.js';
 import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 import { distanceTo, placeFilter, resolveFilters, resolvePlaceContext, withPlace, withPlaceBonus, type CandidateFacts, type PlaceContext } from './search.places.js';
@@ -76,6 +78,8 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return stats;
   }
   const ANSWER_CACHE_SIZE = 5000;
+  /** Most companies with hours that one open_now / open_at browse reads: bounded work on any directory. */
+  const OPEN_BROWSE_CAP = 5000;
 
   async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
     const limit = q.limit ?? 10;
@@ -83,7 +87,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const { ctx, text } = resolvePlaceContext(q);
     const filters = resolveFilters(q, ctx);
     const sort = q.sort ?? 'relevance';
-    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true]);
+    // open_now is read at the minute of the request (the cache keeps an answer for that minute at most).
+    const openAt = q.open_at ? new Date(q.open_at) : q.open_now ? new Date(Math.floor(Date.now() / 60_000) * 60_000) : undefined;
+    if (openAt && Number.isNaN(openAt.getTime())) throw invalid(['query', 'open_at'], 'Input should be a valid RFC 3339 date-time', q.open_at, 'datetime_parsing');
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true, openAt?.getTime() ?? null]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
     const stats = await timedStage('stats', corpusStats);
     const { version } = stats;
@@ -94,14 +101,15 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true));
+    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, openAt));
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
     return fresh;
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean): Promise<{ result: SearchResult; bestSimilarity: number }> {
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean, openAt?: Date): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    if (!text && openAt) return browseOpen(filters, limit, offset, ctx, sort, openAt);
     if (!text) {
       const browseSort: BrowseSort = sort === 'relevance' ? 'default' : sort;
       const { rows, total } = await repo.browse(filters, limit, offset, browseSort);
@@ -151,6 +159,10 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
+    if (openAt) {
+      const open = new Set((await repo.hoursOf(ranked.map((r) => r.id))).filter((h) => isOpenAt(h.opening_hours, h.timezone, openAt)).map((h) => h.id));
+      ranked = ranked.filter((r) => open.has(r.id));
+    }
     const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
     if (ctx || sort !== 'relevance') for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
     if (ctx) ranked = withPlaceBonus(ranked, ctx, facts, { similarity, bestSimilarity, floor: tuning.minSimilarity });
@@ -172,6 +184,27 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     });
     const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text, ...(unmatched.length ? { unmatched_words: unmatched } : {}) };
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
+  }
+
+  /**
+   * Browsing with open_now / open_at: the companies with hours that the filters keep (in browse order, at most
+   * OPEN_BROWSE_CAP), those open at the instant in their own zone, paged.
+   */
+  async function browseOpen(filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', openAt: Date): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    const withHours = await repo.browseWithHours(filters, OPEN_BROWSE_CAP, sort === 'relevance' ? 'default' : sort);
+    const open = withHours.filter((h) => isOpenAt(h.opening_hours, h.timezone, openAt)).map((h) => h.id);
+    const rows = await companies.findManyByIds(open.slice(offset, offset + limit));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const page = open.slice(offset, offset + limit).flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    const result = {
+      companies: page.map((r) => ({ ...companies.toSummary(r, 0, []), relevance: null })),
+      total_found: open.length,
+      offset,
+      limit,
+      has_more: offset + page.length < open.length,
+      query: '',
+    };
+    return { result: withPlace(result, ctx, byId), bestSimilarity: 0 };
   }
 
   /** The search plus its best raw similarity; `report` lets weak results reach onWeakResult. */

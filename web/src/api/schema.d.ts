@@ -2582,6 +2582,12 @@ export interface components {
             locations: components["schemas"]["CompanyLocation"][];
             logo_url: string | null;
             name: string;
+            /** @description When it next opens (closed now) or closes (open now), RFC 3339 with the company's own UTC offset; null when unknown or nothing changes in the next two weeks */
+            next_change_at: string | null;
+            /** @description Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown */
+            open_now: boolean | null;
+            /** @description Weekly opening hours in the company's time zone, with dated exceptions; null when unknown */
+            opening_hours: null | components["schemas"]["OpeningHours"];
             profile_url: string;
             /** @description How a proposal reaches this company, from its real proposal history (on lookups by id or website) */
             reachability?: {
@@ -2604,6 +2610,8 @@ export interface components {
             social_links: {
                 [key: string]: string;
             };
+            /** @description IANA time zone of the company (from its city), the zone opening_hours and next_change_at are in */
+            timezone: string | null;
             /**
              * Format: date-time
              * @description Last time the profile changed
@@ -2995,6 +3003,29 @@ export interface components {
             websiteUrl?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A day left out is closed that day */
+        OpeningHours: {
+            /** @description Dates that differ from the week: holidays, closed days, special hours */
+            exceptions?: {
+                /** @description Closed all day (the default when hours is absent) */
+                closed?: boolean;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD, in the company's time zone
+                 */
+                date: string;
+                /** @description The hours of that date instead of the weekday's */
+                hours?: string[][];
+                note?: string;
+            }[];
+            friday?: string[][];
+            monday?: string[][];
+            saturday?: string[][];
+            sunday?: string[][];
+            thursday?: string[][];
+            tuesday?: string[][];
+            wednesday?: string[][];
         };
         OwnerMe: {
             /** @description Send as Authorization: Bearer <access_token> */
@@ -3493,6 +3524,7 @@ export interface components {
             location: components["schemas"]["Location"];
             logo_url: string | null;
             name: string;
+            opening_hours: null | components["schemas"]["OpeningHours"];
             /** @description Fields set by hand; a re-crawl keeps them. Empty on the public view */
             owner_edited_fields: string[];
             phone: string | null;
@@ -3510,6 +3542,8 @@ export interface components {
             source: string;
             /** @description Null on the public view or when no plan was ever set */
             subscription: components["schemas"]["Subscription"] | null;
+            /** @description IANA time zone of the city, which the opening hours are in (set by the service) */
+            timezone: string | null;
             /** Format: date-time */
             updated_at: string;
             website_url: string;
@@ -3553,6 +3587,8 @@ export interface components {
             keywords?: string[];
             languages?: string[];
             name?: string;
+            /** @description The whole weekly schedule (the OpeningHours shape: monday … sunday as lists of ["HH:MM", "HH:MM"] pairs, and exceptions by date), in the company's time zone; null removes it. A bad time or date is a 422 naming where it is */
+            opening_hours?: unknown;
             phone?: string | null;
             /** @description remote, local, nationwide or hybrid */
             service_type?: "remote" | "local" | "nationwide" | "hybrid";
@@ -9286,6 +9322,10 @@ export interface operations {
                 near?: string;
                 /** @description Rows to skip */
                 offset?: number;
+                /** @description Keeps only companies open at this instant (RFC 3339 with an offset or Z, e.g. 2026-12-24T10:00:00+01:00), by their hours in their own time zone; takes precedence over open_now */
+                open_at?: string;
+                /** @description true keeps only companies open at the time of the request by their opening hours, read in each company's own time zone (holidays and other exceptions included); companies without known hours are left out */
+                open_now?: boolean;
                 /** @description What the customer needs, in any words. Optional: without it the filtered directory is listed (featured, then verified, then by name). */
                 q?: string;
                 /** @description With near: how far a local company may be, in km (default 50) */
