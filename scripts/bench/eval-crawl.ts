@@ -7,8 +7,8 @@
  * (test/fixtures/crawl/farm.ts) through the real engine and prints their city, country, phone and email
  * accuracy, which must stay at 100 %.
  */
-import { EVAL_SITES, HOLDOUT_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
-import { EVAL_FIELDS, evaluate, evaluateFixtures } from '../../test/eval/crawl/harness.js';
+import { EVAL_SITES, HOLDOUT_SITES, HOURS_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
+import { EVAL_FIELDS, evaluate, evaluateFixtures, evaluateHours } from '../../test/eval/crawl/harness.js';
 
 const showMisses = process.argv.includes('--misses');
 const t0 = Date.now();
@@ -21,6 +21,9 @@ async function report(title: string, sites: EvalSite[]) {
 await report('eval:crawl evaluation sites', EVAL_SITES);
 await report('held-out sites', HOLDOUT_SITES);
 await report('all', [...EVAL_SITES, ...HOLDOUT_SITES]);
+const hours = await evaluateHours(HOURS_SITES);
+console.log(`opening hours: ${hours.right}/${hours.sites} sites read right (schema.org and text in English, German, French, Spanish)`);
+if (showMisses) for (const m of hours.misses) console.log(`    miss ${m}`);
 const tidy = await evaluateFixtures();
 console.log(`tidy fixture sites (crawled): ${tidy.right}/${tidy.total} fields = ${((tidy.right / tidy.total) * 100).toFixed(1)} %`);
 if (showMisses) for (const m of tidy.misses) console.log(`    miss ${m}`);

@@ -1,5 +1,7 @@
 import type * as cheerio from 'cheerio';
 import { toPlainLine, toPlainText } from './text.js';
+import { hoursFromSchemaOrg } from './extract-hours.js';
+import type { OpeningHours } from './opening-hours.js';
 
 /**
  * The organisation a page describes in structured data: schema.org JSON-LD nodes of an
@@ -27,6 +29,8 @@ export interface StructuredOrg {
   foundingYear: number | undefined;
   services: string[];
   keywords: string[];
+  /** openingHoursSpecification / openingHours (lib/extract-hours.ts). */
+  openingHours: OpeningHours | undefined;
 }
 
 function str(v: unknown): string {
@@ -117,6 +121,7 @@ function orgFrom(node: Record<string, unknown>): StructuredOrg {
     foundingYear: founding ? Number(founding) : undefined,
     services: services.map((s) => toPlainLine(s)).filter(Boolean),
     keywords: keywords.map((k) => toPlainLine(k)).filter(Boolean),
+    openingHours: hoursFromSchemaOrg(node),
   };
 }
 

@@ -1,5 +1,7 @@
 import * as cheerio from 'cheerio';
 import { extractContact, type ContactEvidence } from './extract-contact.js';
+import { hoursFromText } from './extract-hours.js';
+import type { OpeningHours } from './opening-hours.js';
 import { jsonLdOrgs, microdataAddress, type StructuredAddress, type StructuredOrg } from './extract-jsonld.js';
 import { toPlainLine, toPlainText } from './text.js';
 
@@ -43,6 +45,8 @@ export interface ExtractedPage {
   scriptShell: boolean;
   /** Name, phone and address candidates read from the whole visible page (extract-contact.ts). */
   contact: ContactEvidence;
+  /** Opening hours written in the page's text or footer (extract-hours.ts). */
+  hours: OpeningHours | undefined;
 }
 
 const SOCIAL_HOSTS: [RegExp, string][] = [
@@ -197,6 +201,9 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
   const { social, emails, phones, links } = readLinks($, pageUrl);
 
   // Footer text still carries contact details: read them before it is removed.
+  // Line breaks where the footer breaks lines: "Hours<br>Monday - Friday: 9-5<br>Saturday: 10-2" must not run together.
+  $('footer, [role=contentinfo], address').find('br').replaceWith('\n');
+  $('footer, [role=contentinfo], address').find('p, li, div, h1, h2, h3, h4, h5, h6, tr, td, th, dt, dd').append('\n');
   const footerText = toPlainText($('footer, [role=contentinfo], address').text());
   const addresses = new Set<string>();
   $('address').each((_, el) => {
@@ -249,5 +256,6 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     logo: (logoImg && absolute(logoImg, pageUrl)) || '',
     scriptShell: text.length < 200 && scriptCount > 0,
     contact,
+    hours: hoursFromText(allText),
   };
 }

@@ -204,3 +204,31 @@ export function openState(hours: OpeningHours, zone: string, at: Date): { open_n
 export function hasWeeklyHours(hours: OpeningHours | null | undefined): hours is OpeningHours {
   return Boolean(hours && WEEKDAYS.some((d) => (hours[d]?.length ?? 0) > 0));
 }
+
+const DAY_LABELS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/** The week as people read it: one line per day, "09:00–17:00" or "Closed" (pages and answers share it). */
+export function weekLines(hours: OpeningHours): { day: string; text: string }[] {
+  return WEEKDAYS.map((d, i) => ({ day: DAY_LABELS[i]!, text: hours[d]?.length ? hours[d]!.map(([a, b]) => `${a}–${b}`).join(', ') : 'Closed' }));
+}
+
+/** "Open now · closes at 17:00" / "Closed now · opens Monday at 09:00", from open_now and next_change_at (the company's local time). */
+export function openStatusLine(openNow: boolean, nextChangeAt: string | null): string {
+  if (!nextChangeAt) return openNow ? 'Open now' : 'Closed now';
+  const day = DAY_LABELS[(new Date(`${nextChangeAt.slice(0, 10)}T12:00:00Z`).getUTCDay() + 6) % 7];
+  const time = nextChangeAt.slice(11, 16);
+  return openNow ? `Open now · closes at ${time}${time === '00:00' ? ' (midnight)' : ''}` : `Closed now · opens ${day} at ${time}`;
+}
+
+/** schema.org openingHoursSpecification of a schedule: one entry per day with hours, one per dated exception. */
+export function schemaOrgHours(hours: OpeningHours): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  WEEKDAYS.forEach((d, i) => {
+    for (const [opens, closes] of hours[d] ?? []) out.push({ '@type': 'OpeningHoursSpecification', dayOfWeek: `https://schema.org/${DAY_LABELS[i]}`, opens, closes: closes === '24:00' ? '23:59' : closes });
+  });
+  for (const e of hours.exceptions ?? []) {
+    const ranges = e.closed ? [['00:00', '00:00'] as TimeRange] : (e.hours ?? []);
+    for (const [opens, closes] of ranges) out.push({ '@type': 'OpeningHoursSpecification', validFrom: e.date, validThrough: e.date, opens, closes: closes === '24:00' ? '23:59' : closes });
+  }
+  return out;
+}

@@ -13,7 +13,7 @@ const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e
 
 const param = (c: string, i: number) => (JSON_FIELDS.has(c) ? `$${i}::jsonb` : `$${i}`);
 /** JSON fields as jsonb text: lists and maps default to empty, opening hours stay SQL NULL when unknown. */
-const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null };
+const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null, price_range: null };
 const value = (c: string, v: unknown) => {
   if (!JSON_FIELDS.has(c)) return v;
   const json = v ?? JSON_EMPTY[c] ?? null;

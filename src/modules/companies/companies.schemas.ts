@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import categoriesFile from './categories.json' with { type: 'json' };
+import { PRICE_UNITS } from '../../lib/price-range.js';
 
 export const CATEGORIES: readonly string[] = categoriesFile.categories;
 export const SERVICE_TYPES = ['remote', 'local', 'nationwide', 'hybrid'] as const;
@@ -77,6 +78,16 @@ export const OpeningHoursSchema = Type.Object(
   { $id: 'OpeningHours', additionalProperties: false, description: 'A day left out is closed that day' },
 );
 
+export const PriceRangeSchema = Type.Object(
+  {
+    from: Type.Number({ minimum: 0, description: 'The lowest price' }),
+    to: Type.Optional(Type.Number({ minimum: 0, description: 'The highest price; absent for "from" prices' })),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }),
+    unit: Type.Union(PRICE_UNITS.map((u) => Type.Literal(u)), { description: 'What the price is per' }),
+  },
+  { $id: 'PriceRange', additionalProperties: false },
+);
+
 export const CompanyProfileSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -105,6 +116,7 @@ export const CompanyProfileSchema = Type.Object(
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the company (from its city), the zone opening_hours and next_change_at are in' }),
     open_now: Type.Union([Type.Boolean(), Type.Null()], { description: 'Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown' }),
     next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
+    price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')], { description: 'What the company charges; null when unknown' }),
     accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
     profile_url: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
@@ -171,6 +183,8 @@ export interface CompanyInput {
   founded_year?: number | null;
   /** Weekly hours with exceptions (lib/opening-hours.ts); checked by company.normalize. */
   opening_hours?: unknown;
+  /** { from, to?, currency, unit } (lib/price-range.ts); checked by company.normalize. */
+  price_range?: unknown;
   source?: string;
 }
 

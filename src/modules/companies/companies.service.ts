@@ -112,6 +112,7 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         opening_hours: row.opening_hours ?? null,
         timezone: row.timezone ?? null,
         ...openNow(row, new Date()),
+        price_range: row.price_range ?? null,
         accepts_proposals: row.is_verified,
         profile_url: profileUrl(row.id),
         created_at: new Date(row.created_at).toISOString(),

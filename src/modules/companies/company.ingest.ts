@@ -19,6 +19,7 @@ import { embedProfiles, embeddingText } from './profile-vector.js';
 const CRAWLED_FIELDS = [
   'name', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address', 'service_type',
   'keywords', 'services', 'languages', 'contact_email', 'phone', 'locations', 'social_links', 'logo_url', 'founded_year',
+  'opening_hours',
 ] as const;
 
 /** Texts per embedding call during imports: small enough that every embedding worker gets a share of a batch. */

@@ -4,6 +4,7 @@ import { cityCoordinates } from '../../lib/geo.js';
 import { toE164 } from '../../lib/phone.js';
 import { normalizeOpeningHours, type OpeningHours } from '../../lib/opening-hours.js';
 import { zoneAt } from '../../lib/time-zone.js';
+import { normalizePriceRange, type PriceRange } from '../../lib/price-range.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import { CATEGORIES, MAX_LOCATIONS, SERVICE_TYPES, type CompanyInput, type CompanyLocation, type ServiceType } from './companies.schemas.js';
@@ -27,6 +28,14 @@ export function canonicalCategory(input: string | undefined | null): string | un
 export function derivedFields(c: { city: string; country_code: string; phone: string | null }): Pick<CompanyFields, 'latitude' | 'longitude' | 'phone_e164' | 'timezone'> {
   const at = cityCoordinates(c.city, c.country_code);
   return { ...at, timezone: at.latitude !== null && at.longitude !== null ? zoneAt(at.latitude, at.longitude) : null, phone_e164: toE164(c.phone, c.country_code) };
+}
+
+/** A price range checked and normalised (lib/price-range.ts); a bad one is a 422 naming the key. */
+export function cleanPriceRange(input: unknown, loc: (string | number)[]): PriceRange | null {
+  if (input === undefined || input === null) return null;
+  const r = normalizePriceRange(input);
+  if ('problem' in r) throw invalid([...loc, 'price_range', ...r.path], r.problem, input, 'value_error');
+  return r.range;
 }
 
 /** Opening hours checked and normalised (lib/opening-hours.ts); a bad schedule is a 422 naming the exact place. */
@@ -124,6 +133,7 @@ export function normalizeCompany(input: CompanyInput, loc: (string | number)[] =
     logo_url: input.logo_url && /^https?:\/\//i.test(input.logo_url) ? input.logo_url.trim().slice(0, 1000) : null,
     founded_year: founded,
     opening_hours: cleanOpeningHours(input.opening_hours, loc),
+    price_range: cleanPriceRange(input.price_range, loc),
     source: input.source ?? 'import',
     ...derivedFields({ city, country_code: code, phone }),
   };
@@ -137,5 +147,6 @@ export function recordAsInput(row: CompanyRecord): CompanyInput {
     is_featured: row.is_featured, keywords: row.keywords, services: row.services, languages: row.languages, contact_email: row.contact_email,
     phone: row.phone, locations: row.locations, social_links: row.social_links, logo_url: row.logo_url, founded_year: row.founded_year, source: row.source,
     opening_hours: row.opening_hours,
+    price_range: row.price_range,
   };
 }

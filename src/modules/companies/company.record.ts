@@ -1,4 +1,5 @@
 import type { OpeningHours } from '../../lib/opening-hours.js';
+import type { PriceRange } from '../../lib/price-range.js';
 import type { CompanyLocation, ServiceType } from './companies.schemas.js';
 
 /**
@@ -39,6 +40,8 @@ export interface CompanyRecord {
   opening_hours: OpeningHours | null;
   /** The IANA zone the hours are in: the city's (derived from its coordinates), null when the city is unknown. */
   timezone: string | null;
+  /** What the company charges, from–to in a currency per unit (lib/price-range.ts), null when unknown. */
+  price_range: PriceRange | null;
   /** Fields the owner set by hand: a re-crawl keeps them. */
   owner_edited_fields: string[];
   created_at: Date;
@@ -51,7 +54,7 @@ export const STORED_FIELDS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
   'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude',
-  'opening_hours', 'timezone',
+  'opening_hours', 'timezone', 'price_range',
 ] as const satisfies readonly (keyof CompanyRecord)[];
 
 export type StoredField = (typeof STORED_FIELDS)[number];
@@ -60,7 +63,7 @@ export type StoredField = (typeof STORED_FIELDS)[number];
 export type CompanyFields = Pick<CompanyRecord, StoredField>;
 
 /** Stored fields kept as jsonb. */
-export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours']);
+export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range']);
 
 /** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
 export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, owner_edited_fields, created_at, updated_at, deleted_at`;

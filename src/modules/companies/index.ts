@@ -13,6 +13,7 @@ import {
   CompanySummarySchema,
   LocationSchema,
   OpeningHoursSchema,
+  PriceRangeSchema,
 } from './companies.schemas.js';
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
@@ -32,6 +33,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     LocationSchema,
     CompanyLocationSchema,
     OpeningHoursSchema,
+    PriceRangeSchema,
     CompanySummarySchema,
     CompanyProfileSchema,
     CompanyChangeSchema,

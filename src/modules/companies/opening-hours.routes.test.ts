@@ -94,6 +94,20 @@ describe('opening hours (issue 39): owners set them, agents read open_now and fi
     assert.ok(!body.companies.some((c: { id: string }) => c.id === other));
   });
 
+  it('the public company page shows the week and whether it is open, and its JSON-LD carries openingHoursSpecification', async () => {
+    const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [berlin]))[0]!.slug;
+    const res = await t.app.inject({ method: 'GET', url: `/companies/${slug}` });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<h3 id="hours-h">Opening hours<\/h3>/);
+    assert.match(res.body, /<tr><th scope="row">Monday<\/th><td>09:00–17:00<\/td><\/tr>/);
+    assert.match(res.body, /<tr><th scope="row">Sunday<\/th><td>10:00–12:00<\/td><\/tr>/);
+    assert.match(res.body, /(Open|Closed) now · (closes|opens)/);
+    const ld = [...res.body.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+    const org = ld.find((x) => x['@id']?.endsWith('#org'));
+    assert.ok(org.openingHoursSpecification.some((h: { dayOfWeek?: string; opens: string; closes: string }) => h.dayOfWeek === 'https://schema.org/Monday' && h.opens === '09:00' && h.closes === '17:00'));
+    assert.ok(org.openingHoursSpecification.some((h: { validFrom?: string }) => h.validFrom === '2026-12-25'));
+  });
+
   it('a malformed open_at is a 422', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/agent/companies?q=bakery&open_at=tomorrow' });
     assert.equal(res.statusCode, 422);

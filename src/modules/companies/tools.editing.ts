@@ -100,6 +100,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       founded_year: row.founded_year,
       opening_hours: row.opening_hours ?? null,
       timezone: row.timezone ?? null,
+      price_range: row.price_range ?? null,
       accepts_proposals: row.is_verified,
       subscription: manage ? toSubscription(sub) : null,
       owner_edited_fields: manage ? row.owner_edited_fields : [],

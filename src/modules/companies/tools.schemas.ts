@@ -11,7 +11,7 @@ import { ServiceTypeSchema } from './companies.schemas.js';
 /** Fields an owner (or an administrator acting as owner) may change with PUT or AI edit. */
 export const EDITABLE_FIELDS = [
   'name', 'description', 'industry', 'category', 'service_type', 'country', 'city', 'address',
-  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year', 'opening_hours',
+  'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year', 'opening_hours', 'price_range',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
@@ -70,6 +70,9 @@ export const ToolUpdateSchema = Type.Object(
     founded_year: Type.Optional(Type.Union([Type.Integer({ minimum: 1000, maximum: 2100 }), Type.Null()])),
     opening_hours: Type.Optional(Type.Unknown({
       description: 'The whole weekly schedule (the OpeningHours shape: monday … sunday as lists of ["HH:MM", "HH:MM"] pairs, and exceptions by date), in the company\'s time zone; null removes it. A bad time or date is a 422 naming where it is',
+    })),
+    price_range: Type.Optional(Type.Unknown({
+      description: 'What you charge: { from, to (optional), currency (ISO 4217), unit (hour, day, job, visit, project, month, year, person, night, item) }; null removes it',
     })),
   },
   {
@@ -136,6 +139,7 @@ export const ToolDetailResponseSchema = Type.Object(
     founded_year: Type.Union([Type.Integer(), Type.Null()]),
     opening_hours: Type.Union([Type.Null(), Type.Ref('OpeningHours')]),
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the city, which the opening hours are in (set by the service)' }),
+    price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')]),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),
     owner_edited_fields: Type.Array(Type.String(), { description: 'Fields set by hand; a re-crawl keeps them. Empty on the public view' }),

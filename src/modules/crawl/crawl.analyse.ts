@@ -153,6 +153,7 @@ async function rulesProfile(m: Material, id: Identity, categoryOf: (text: string
     languages: m.languages,
     logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
     founded_year: m.org?.foundingYear ?? null,
+    opening_hours: m.hours ?? null,
     analyser: 'rules',
     provenance: provenanceOf(m, id, name, loc),
     locations: id.locations,

@@ -55,6 +55,7 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
       org.address ??= o.address;
       org.description ||= o.description;
       org.logo ||= o.logo;
+      org.openingHours ??= o.openingHours;
       org.sameAs = [...new Set([...org.sameAs, ...o.sameAs])];
       org.services = [...new Set([...org.services, ...o.services])];
     }
@@ -73,6 +74,8 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
     phones: uniq([org?.telephone ?? '', ...contactFirst.flatMap((p) => p.phones)]),
     addresses: uniq(contactFirst.flatMap((p) => p.addresses)),
     structuredAddress: org?.address ?? pages.map((p) => p.microdataAddress).find(Boolean),
+    // Structured hours first; else the fullest schedule written on a page, contact pages first.
+    hours: org?.openingHours ?? contactFirst.map((p) => p.hours).filter((h) => h !== undefined).sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0],
     social,
     languages,
     corpus: `${pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase()}\n${JSON.stringify(org ?? {}).toLowerCase()}`,

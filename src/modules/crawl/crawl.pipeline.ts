@@ -70,6 +70,7 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     social_links: profile.social_links,
     logo_url: profile.logo_url,
     founded_year: profile.founded_year,
+    opening_hours: profile.opening_hours,
   });
   // The widget answers from these: the company's stored pages become exactly this crawl's pages.
   const stored = pagesToStore(outcome.pages, config.crawl.maxPages);

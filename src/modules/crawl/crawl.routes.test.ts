@@ -109,6 +109,9 @@ describe('crawl API', () => {
     assert.equal(body.profile.service_type, 'local');
     assert.deepEqual(body.profile.contact, { email: 'info@acme-plumbing.test', phone: '+49 30 1234567', phone_e164: '+49301234567' });
     assert.deepEqual(body.profile.locations, [], 'one address: no other locations');
+    const weekday = [['08:00', '17:00']];
+    assert.deepEqual(body.profile.opening_hours, { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday, saturday: [['09:00', '12:00']] }, 'the hours written on the contact page');
+    assert.equal(body.profile.timezone, 'Europe/Berlin');
     assert.equal(body.profile.is_verified, false);
     assert.ok(body.pages_fetched >= 2 && body.pages_fetched <= 5);
     assert.equal(body.job.status, 'succeeded');

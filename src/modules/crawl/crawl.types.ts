@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/extract.js';
 import { findCity } from '../../lib/gazetteer.js';
 import type { ScoredName } from '../../lib/org-name.js';
+import type { OpeningHours } from '../../lib/opening-hours.js';
 import { SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
 
 /**
@@ -20,6 +21,8 @@ export interface Material {
   phones: string[];
   addresses: string[];
   structuredAddress: StructuredAddress | undefined;
+  /** The site's opening hours (schema.org, else its text), undefined when it states none. */
+  hours: OpeningHours | undefined;
   social: Record<string, string>;
   languages: string[];
   /** All readable text (for fact checks), lower case. */
@@ -85,6 +88,8 @@ export interface AnalysedProfile {
   languages: string[];
   logo_url: string | null;
   founded_year: number | null;
+  /** Opening hours the site states (structured data or text), null when none. */
+  opening_hours: OpeningHours | null;
   /** 'llm' or 'rules': which analyser produced it. */
   analyser: 'llm' | 'rules';
   /** Where name, phone, city, country and address came from (page, method, confidence). */

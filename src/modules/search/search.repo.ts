@@ -1,4 +1,5 @@
 import type { OpeningHours } from '../../lib/opening-hours.js';
+import type { PriceRange } from '../../lib/price-range.js';
 import type { Db } from '../../platform/db.js';
 import type { WordCharacters } from '../../lib/trigram.js';
 import { groupByTerm, rankItems, rankWeights } from '../../lib/ts-rank.js';
@@ -21,6 +22,14 @@ export interface SearchFilters {
    * companies and nationwide ones of the place's country (distance does not limit them).
    */
   near?: { latitude: number; longitude: number; radiusKm: number; countryCode: string; includeRemote: boolean } | undefined;
+}
+
+/** The facts open_now / open_at and max_price are decided on (in code: each company's time zone, the reference rates). */
+export interface PostFilterFacts {
+  id: string;
+  opening_hours: OpeningHours | null;
+  timezone: string | null;
+  price_range: PriceRange | null;
 }
 
 /** Browse orders (text searches are ordered by the service). */
@@ -377,20 +386,17 @@ export function createSearchRepo(db: Db) {
       );
     },
 
-    /** The opening hours and time zone of candidates that have both (open_now / open_at filter them in code). */
-    async hoursOf(ids: string[]): Promise<{ id: string; opening_hours: OpeningHours; timezone: string }[]> {
+    /** What the filters decided in code read (open_now / open_at: hours and zone; max_price: the price range), for candidates. */
+    async postFilterFacts(ids: string[]): Promise<PostFilterFacts[]> {
       if (ids.length === 0) return [];
-      return db.query(
-        'SELECT id, opening_hours, timezone FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL AND opening_hours IS NOT NULL AND timezone IS NOT NULL',
-        [ids],
-      );
+      return db.query('SELECT id, opening_hours, timezone, price_range FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL', [ids]);
     },
 
     /**
      * The filtered directory without a query, only companies with opening hours, in browse order, at most `cap`:
      * open_now / open_at browse these (which of them is open is decided in code, in each company's zone).
      */
-    async browseWithHours(filters: SearchFilters, cap: number, sort: BrowseSort = 'default'): Promise<{ id: string; opening_hours: OpeningHours; timezone: string }[]> {
+    async browsePostFiltered(filters: SearchFilters, need: { hours: boolean; price: boolean }, cap: number, sort: BrowseSort = 'default'): Promise<PostFilterFacts[]> {
       const w = whereFilters(filters, 2);
       let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
       const params: unknown[] = [cap, ...w.params];
@@ -401,8 +407,8 @@ export function createSearchRepo(db: Db) {
         order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
       }
       return db.query(
-        `SELECT c.id, c.opening_hours, c.timezone FROM companies c
-          WHERE ${w.sql} AND c.opening_hours IS NOT NULL AND c.timezone IS NOT NULL
+        `SELECT c.id, c.opening_hours, c.timezone, c.price_range FROM companies c
+          WHERE ${w.sql}${need.hours ? ' AND c.opening_hours IS NOT NULL AND c.timezone IS NOT NULL' : ''}${need.price ? ' AND c.price_range IS NOT NULL' : ''}
           ORDER BY ${order} LIMIT $1`,
         params,
       );

@@ -3,8 +3,7 @@ import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js'
 import type { CompaniesService } from '../companies/companies.service.js';
 import { defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
 import { headTerm } from '../../lib/search-query.js';
-import { isOpenAt } from '../../lib/opening-hours.js';
-import { invalid } from '../../platform/errors.js';
+import { isPostFiltered, passes, postFilterOf, type PostFilter } from './search.post-filter.js';
 import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 import { distanceTo, placeFilter, resolveFilters, resolvePlaceContext, withPlace, withPlaceBonus, type CandidateFacts, type PlaceContext } from './search.places.js';
@@ -78,8 +77,8 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return stats;
   }
   const ANSWER_CACHE_SIZE = 5000;
-  /** Most companies with hours that one open_now / open_at browse reads: bounded work on any directory. */
-  const OPEN_BROWSE_CAP = 5000;
+  /** Most companies with hours or prices that one open_now / open_at / max_price browse reads: bounded work on any directory. */
+  const POST_FILTER_CAP = 5000;
 
   async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
     const limit = q.limit ?? 10;
@@ -88,9 +87,8 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const filters = resolveFilters(q, ctx);
     const sort = q.sort ?? 'relevance';
     // open_now is read at the minute of the request (the cache keeps an answer for that minute at most).
-    const openAt = q.open_at ? new Date(q.open_at) : q.open_now ? new Date(Math.floor(Date.now() / 60_000) * 60_000) : undefined;
-    if (openAt && Number.isNaN(openAt.getTime())) throw invalid(['query', 'open_at'], 'Input should be a valid RFC 3339 date-time', q.open_at, 'datetime_parsing');
-    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true, openAt?.getTime() ?? null]);
+    const post = postFilterOf(q);
+    const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true, post.openAt?.getTime() ?? null, post.maxPrice ?? null]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
     const stats = await timedStage('stats', corpusStats);
     const { version } = stats;
@@ -101,15 +99,15 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, openAt));
+    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, post));
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
     return fresh;
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean, openAt?: Date): Promise<{ result: SearchResult; bestSimilarity: number }> {
-    if (!text && openAt) return browseOpen(filters, limit, offset, ctx, sort, openAt);
+  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean, post: PostFilter = {}): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    if (!text && isPostFiltered(post)) return browsePostFiltered(filters, limit, offset, ctx, sort, post);
     if (!text) {
       const browseSort: BrowseSort = sort === 'relevance' ? 'default' : sort;
       const { rows, total } = await repo.browse(filters, limit, offset, browseSort);
@@ -159,9 +157,9 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
-    if (openAt) {
-      const open = new Set((await repo.hoursOf(ranked.map((r) => r.id))).filter((h) => isOpenAt(h.opening_hours, h.timezone, openAt)).map((h) => h.id));
-      ranked = ranked.filter((r) => open.has(r.id));
+    if (isPostFiltered(post)) {
+      const kept = new Set((await repo.postFilterFacts(ranked.map((r) => r.id))).filter((f) => passes(f, post)).map((f) => f.id));
+      ranked = ranked.filter((r) => kept.has(r.id));
     }
     const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
     if (ctx || sort !== 'relevance') for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
@@ -187,12 +185,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   }
 
   /**
-   * Browsing with open_now / open_at: the companies with hours that the filters keep (in browse order, at most
-   * OPEN_BROWSE_CAP), those open at the instant in their own zone, paged.
+   * Browsing with open_now / open_at or max_price: the companies with hours (or prices) that the filters keep (in
+   * browse order, at most POST_FILTER_CAP), those that pass in code, paged.
    */
-  async function browseOpen(filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', openAt: Date): Promise<{ result: SearchResult; bestSimilarity: number }> {
-    const withHours = await repo.browseWithHours(filters, OPEN_BROWSE_CAP, sort === 'relevance' ? 'default' : sort);
-    const open = withHours.filter((h) => isOpenAt(h.opening_hours, h.timezone, openAt)).map((h) => h.id);
+  async function browsePostFiltered(filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', post: PostFilter): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    const candidates = await repo.browsePostFiltered(filters, { hours: Boolean(post.openAt), price: Boolean(post.maxPrice) }, POST_FILTER_CAP, sort === 'relevance' ? 'default' : sort);
+    const open = candidates.filter((f) => passes(f, post)).map((f) => f.id);
     const rows = await companies.findManyByIds(open.slice(offset, offset + limit));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page = open.slice(offset, offset + limit).flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));

@@ -1,4 +1,6 @@
 import { html, type SafeHtml } from '../../lib/html.js';
+import { openStatusLine, schemaOrgHours, weekLines, type OpeningHours } from '../../lib/opening-hours.js';
+import { priceLine, type PriceRange } from '../../lib/price-range.js';
 import type { CompanyProfile } from '../companies/companies.schemas.js';
 import { layout } from './site.layout.js';
 import { siteUrl, type SiteContext } from './site.pages.listing.js';
@@ -58,6 +60,8 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
   const area = p.service_type === 'local' ? where.city || where.country : where.country;
   if (area) org.areaServed = area;
   if (p.founded_year) org.foundingDate = String(p.founded_year);
+  if (p.opening_hours) org.openingHoursSpecification = schemaOrgHours(p.opening_hours as OpeningHours);
+  if (p.price_range) org.priceRange = priceLine(p.price_range as PriceRange);
   const crumbs = {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
@@ -68,6 +72,19 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
     ],
   };
   return [org, crumbs];
+}
+
+/** Opening hours: open now or not, the week, and the dated exceptions still ahead (in the company's own time zone). */
+function hoursSection(p: CompanyProfile): SafeHtml | '' {
+  const hours = p.opening_hours as OpeningHours | null;
+  if (!hours) return '';
+  const today = new Date().toISOString().slice(0, 10);
+  const ahead = (hours.exceptions ?? []).filter((e) => e.date >= today).slice(0, 5);
+  return html`<section aria-labelledby="hours-h"><h3 id="hours-h">Opening hours</h3>
+${p.open_now !== null ? html`<p class="open-status">${openStatusLine(p.open_now, p.next_change_at)}${p.timezone ? html` <span class="meta">(${p.timezone.replace(/_/g, ' ')} time)</span>` : ''}</p>` : ''}
+<table class="hours" aria-labelledby="hours-h"><tbody>${weekLines(hours).map((l) => html`<tr><th scope="row">${l.day}</th><td>${l.text}</td></tr>`)}</tbody></table>
+${ahead.length ? html`<p>Exceptions:</p><ul>${ahead.map((e) => html`<li><time datetime="${e.date}">${e.date}</time>: ${e.closed ? 'closed' : (e.hours ?? []).map(([a, b]) => `${a}–${b}`).join(', ')}${e.note ? ` (${e.note})` : ''}</li>`)}</ul>` : ''}
+</section>`;
 }
 
 function paragraphs(text: string): SafeHtml {
@@ -122,8 +139,10 @@ ${place ? html`<dt>Place</dt><dd>${place}</dd>` : ''}
 <dt>Serves</dt><dd>${SERVICE_TYPE_LABEL[p.service_type] ?? p.service_type}</dd>
 ${p.languages.length ? html`<dt>Languages</dt><dd>${p.languages.join(', ')}</dd>` : ''}
 ${p.founded_year ? html`<dt>Founded</dt><dd>${p.founded_year}</dd>` : ''}
+${p.price_range ? html`<dt>Prices</dt><dd>${priceLine(p.price_range as PriceRange)}</dd>` : ''}
 <dt>Category</dt><dd><a href="${catPath}">${p.category}</a></dd>
 </dl>
+${hoursSection(p)}
 ${Object.keys(p.social_links).length ? html`<h3>Elsewhere</h3><ul>${Object.entries(p.social_links).map(([k, u]) => html`<li><a href="${u}" rel="noopener nofollow">${k}</a></li>`)}</ul>` : ''}
 ${v.claimed ? '' : html`<section class="claim" aria-labelledby="claim-h"><h3 id="claim-h">Is this your business?</h3>
 <p>Claim the listing for free to correct the profile and answer the requests AI assistants send ${p.name}. You need an email address at ${p.domain}.</p>

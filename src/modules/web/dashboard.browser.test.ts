@@ -388,6 +388,49 @@ describe('dashboard in a browser', () => {
     await shot(page, 'profile', true);
   });
 
+  it('opening hours and prices: the owner sets the week, a holiday and a price range; agents and the public page see them (issue 39)', journey(), async (ctx) => {
+    if (skip(ctx)) return;
+    await page.goto(`${base}/app/companies/${companyId}/profile`);
+    const form = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Opening hours' }) });
+    await form.scrollIntoViewIfNeeded();
+    await form.getByText(/time zone \(Europe\/Berlin\)/).waitFor();
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']) await form.getByLabel(`Open on ${day}`).check();
+    await form.getByLabel('Saturday opens', { exact: true }).fill('08:00');
+    await form.getByLabel('Saturday closes', { exact: true }).fill('12:30');
+    await form.getByRole('button', { name: 'Add an exception' }).click();
+    await form.getByLabel('Date').fill('2026-12-25');
+    await form.getByLabel('Note (for example Christmas)').fill('Christmas');
+    await axe(page, 'opening-hours');
+    await form.getByRole('button', { name: 'Save opening hours' }).click();
+    await form.getByText('Opening hours saved.').waitFor();
+    await shot(page, 'opening-hours');
+    const profile = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json();
+    assert.deepEqual(profile.opening_hours.monday, [['09:00', '17:00']]);
+    assert.deepEqual(profile.opening_hours.saturday, [['08:00', '12:30']]);
+    assert.equal(profile.opening_hours.sunday, undefined);
+    assert.deepEqual(profile.opening_hours.exceptions, [{ date: '2026-12-25', closed: true, note: 'Christmas' }]);
+    assert.equal(typeof profile.open_now, 'boolean');
+    // Prices: a wrong amount is explained next to the field; a range is saved.
+    const prices = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Prices' }) });
+    await prices.getByLabel('From').fill('forty');
+    await prices.getByRole('button', { name: 'Save prices' }).click();
+    await prices.getByText(/Enter the lowest price as a number/).waitFor();
+    await prices.getByLabel('From').fill('45');
+    await prices.getByLabel('Up to (optional)').fill('90');
+    await prices.getByLabel('Per').selectOption('job');
+    await prices.getByRole('button', { name: 'Save prices' }).click();
+    await prices.getByText('Prices saved.').waitFor();
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().price_range, { from: 45, to: 90, currency: 'EUR', unit: 'job' });
+    const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [companyId]))[0]!.slug;
+    await page.goto(`${base}/companies/${slug}`);
+    const hours = page.getByRole('table', { name: 'Opening hours' });
+    await hours.getByRole('row', { name: 'Saturday 08:00–12:30' }).waitFor();
+    await hours.getByRole('row', { name: 'Sunday Closed' }).waitFor();
+    await page.getByText(/^(Open|Closed) now/).waitFor();
+    await page.getByText('€45–€90 per job').waitFor();
+    await shot(page, 'company-page-hours', true);
+  });
+
   it('billing: upgrade through the offline provider, land on pro, cancel at period end (issue 13)', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/billing`);

@@ -83,6 +83,21 @@ export async function evaluate(sites: EvalSite[]): Promise<EvalReport> {
   return { sites: sites.length, right, accuracy, misses };
 }
 
+/** Opening hours read from the hours sites: the weekly schedule must equal what a person reads (exceptions not compared). */
+export async function evaluateHours(sites: EvalSite[]): Promise<{ sites: number; right: number; misses: string[] }> {
+  let right = 0;
+  const misses: string[] = [];
+  for (const site of sites) {
+    if (!site.expected.hours) continue;
+    const p = await profileOf(site);
+    const { exceptions: _exceptions, ...weekly } = p.opening_hours ?? {};
+    const norm = (h: Record<string, unknown>) => JSON.stringify(Object.keys(h).sort().map((k) => [k, h[k]]));
+    if (norm(weekly) === norm(site.expected.hours)) right++;
+    else misses.push(`${new URL(site.url).hostname} hours: expected ${JSON.stringify(site.expected.hours)}, got ${JSON.stringify(weekly)}`);
+  }
+  return { sites: sites.filter((s) => s.expected.hours).length, right, misses };
+}
+
 const TIDY_FIELDS = ['city', 'country', 'phone', 'email'] as const;
 
 /**

@@ -2588,6 +2588,8 @@ export interface components {
             open_now: boolean | null;
             /** @description Weekly opening hours in the company's time zone, with dated exceptions; null when unknown */
             opening_hours: null | components["schemas"]["OpeningHours"];
+            /** @description What the company charges; null when unknown */
+            price_range: null | components["schemas"]["PriceRange"];
             profile_url: string;
             /** @description How a proposal reaches this company, from its real proposal history (on lookups by id or website) */
             reachability?: {
@@ -3052,6 +3054,16 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
             user: components["schemas"]["User"];
+        };
+        PriceRange: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description The lowest price */
+            from: number;
+            /** @description The highest price; absent for "from" prices */
+            to?: number;
+            /** @description What the price is per */
+            unit: "hour" | "day" | "job" | "visit" | "project" | "month" | "year" | "person" | "night" | "item";
         };
         Promo: {
             active: boolean;
@@ -3530,6 +3542,7 @@ export interface components {
             phone: string | null;
             /** @description The phone in E.164, parsed for the company's country; null when it does not parse (set by the service) */
             phone_e164: string | null;
+            price_range: null | components["schemas"]["PriceRange"];
             /** @description The agent API view of this company */
             profile_url: string;
             /** @description remote, local, nationwide or hybrid */
@@ -3590,6 +3603,8 @@ export interface components {
             /** @description The whole weekly schedule (the OpeningHours shape: monday … sunday as lists of ["HH:MM", "HH:MM"] pairs, and exceptions by date), in the company's time zone; null removes it. A bad time or date is a 422 naming where it is */
             opening_hours?: unknown;
             phone?: string | null;
+            /** @description What you charge: { from, to (optional), currency (ISO 4217), unit (hour, day, job, visit, project, month, year, person, night, item) }; null removes it */
+            price_range?: unknown;
             /** @description remote, local, nationwide or hybrid */
             service_type?: "remote" | "local" | "nationwide" | "hybrid";
             services?: string[];
@@ -9309,6 +9324,8 @@ export interface operations {
                 city?: string;
                 /** @description Country name or ISO code (e.g. Germany, DE, DEU) */
                 country?: string;
+                /** @description ISO 4217 currency of max_price (default EUR) */
+                currency?: string;
                 /** @description With near: false keeps only companies located within radius_km (default true) */
                 include_remote?: boolean;
                 /** @description Also return weak results (relevance "weak": they share words or meaning with the query but do not meet the need). Default false: only strong and partial matches are returned and counted */
@@ -9318,6 +9335,8 @@ export interface operations {
                 /** @description true returns verified companies only (those that accept proposals) */
                 is_verified?: boolean;
                 limit?: number;
+                /** @description Keeps companies whose lowest price (price_range.from, whatever its unit) is at most this amount in `currency`, converted by reference exchange rates stored with the service (their date is in the discovery file); companies without a price range are left out */
+                max_price?: number;
                 /** @description A place: a city name, optionally with its country ("Munich", "Portland, US"), or "lat,lng" in decimal degrees. Local companies farther than radius_km are left out; remote and hybrid companies, and nationwide ones of that country, stay unless include_remote=false. Results carry distance_km. An unknown place is 422 */
                 near?: string;
                 /** @description Rows to skip */

@@ -98,6 +98,138 @@ function ProfileForm({ tool }: { tool: Tool }) {
   );
 }
 
+const WEEK = [['monday', 'Monday'], ['tuesday', 'Tuesday'], ['wednesday', 'Wednesday'], ['thursday', 'Thursday'], ['friday', 'Friday'], ['saturday', 'Saturday'], ['sunday', 'Sunday']] as const;
+type Day = (typeof WEEK)[number][0];
+interface DayRow { open: boolean; from: string; to: string; from2: string; to2: string }
+interface ExceptionRow { date: string; closed: boolean; from: string; to: string; note: string }
+type Hours = Partial<Record<Day, string[][]>> & { exceptions?: { date: string; closed?: boolean; hours?: string[][]; note?: string }[] };
+
+/** The week and the dated exceptions as one form: each day open or closed, one or two time ranges. */
+function HoursForm({ tool }: { tool: Tool }) {
+  const qc = useQueryClient();
+  const hours = (tool.opening_hours ?? null) as Hours | null;
+  const rowsFrom = (h: Hours | null) => Object.fromEntries(WEEK.map(([d]) => {
+    const r = h?.[d] ?? [];
+    return [d, { open: r.length > 0, from: r[0]?.[0] ?? '09:00', to: r[0]?.[1] ?? '17:00', from2: r[1]?.[0] ?? '', to2: r[1]?.[1] ?? '' }];
+  })) as Record<Day, DayRow>;
+  const exceptionsFrom = (h: Hours | null): ExceptionRow[] => (h?.exceptions ?? []).map((e) => ({ date: e.date, closed: !!e.closed || !e.hours?.length, from: e.hours?.[0]?.[0] ?? '', to: e.hours?.[0]?.[1] ?? '', note: e.note ?? '' }));
+  const [days, setDays] = useState(() => rowsFrom(hours));
+  const [exceptions, setExceptions] = useState(() => exceptionsFrom(hours));
+  // The profile changed on the server (this save, an AI edit, another tab): the form follows it (derived during render).
+  const [shown, setShown] = useState(tool.updated_at);
+  if (shown !== tool.updated_at) {
+    setShown(tool.updated_at);
+    setDays(rowsFrom(hours));
+    setExceptions(exceptionsFrom(hours));
+  }
+  const body = (): Hours | null => {
+    const out: Hours = {};
+    for (const [d] of WEEK) {
+      const r = days[d];
+      if (!r.open) continue;
+      out[d] = [[r.from, r.to], ...(r.from2 && r.to2 ? [[r.from2, r.to2]] : [])];
+    }
+    const ex = exceptions.filter((e) => e.date).map((e) => ({
+      date: e.date,
+      ...(e.closed || !e.from || !e.to ? { closed: true } : { hours: [[e.from, e.to]] }),
+      ...(e.note.trim() ? { note: e.note.trim() } : {}),
+    }));
+    if (ex.length) out.exceptions = ex;
+    return Object.keys(out).length ? out : null;
+  };
+  const save = useMutation({
+    mutationFn: (clear: boolean) => unwrap(api.PUT('/api/tools/{tool_id}', { params: { path: { tool_id: tool.id } }, body: { opening_hours: clear ? null : body() } })),
+    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
+  });
+  const setDay = (d: Day, patch: Partial<DayRow>) => setDays({ ...days, [d]: { ...days[d], ...patch } });
+  return (
+    <form className="card" aria-labelledby="hours-h" onSubmit={(e) => { e.preventDefault(); save.mutate(false); }} noValidate>
+      <h2 id="hours-h">Opening hours</h2>
+      <p className="hint">{tool.timezone ? `Times are in your city's time zone (${tool.timezone.replace(/_/g, ' ')}); AI assistants see whether you are open now.` : 'Set your city first: opening hours are read in its time zone.'} A second range is for a break (for example 08:00–12:00 and 13:00–17:00).</p>
+      <table className="hours-edit">
+        <thead><tr><th scope="col">Day</th><th scope="col">Open</th><th scope="col">Hours</th><th scope="col">After a break (optional)</th></tr></thead>
+        <tbody>
+          {WEEK.map(([d, label]) => (
+            <tr key={d}>
+              <th scope="row">{label}</th>
+              <td><input type="checkbox" id={`h-${d}-open`} aria-label={`Open on ${label}`} checked={days[d].open} onChange={(e) => setDay(d, { open: e.target.checked })} /></td>
+              <td>{days[d].open ? <><input type="time" aria-label={`${label} opens`} value={days[d].from} onChange={(e) => setDay(d, { from: e.target.value })} /> – <input type="time" aria-label={`${label} closes`} value={days[d].to} onChange={(e) => setDay(d, { to: e.target.value })} /></> : 'Closed'}</td>
+              <td>{days[d].open ? <><input type="time" aria-label={`${label} opens again`} value={days[d].from2} onChange={(e) => setDay(d, { from2: e.target.value })} /> – <input type="time" aria-label={`${label} closes again`} value={days[d].to2} onChange={(e) => setDay(d, { to2: e.target.value })} /></> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Holidays and other exceptions</h3>
+      {exceptions.length === 0 ? <p className="hint">No exceptions: every date follows the week above.</p> : null}
+      <ul className="plain">
+        {exceptions.map((ex, i) => {
+          const set = (patch: Partial<ExceptionRow>) => setExceptions(exceptions.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+          return (
+            <li key={i}>
+              <input type="date" aria-label="Date" value={ex.date} onChange={(e) => set({ date: e.target.value })} />{' '}
+              <label><input type="checkbox" checked={ex.closed} onChange={(e) => set({ closed: e.target.checked })} /> Closed all day</label>{' '}
+              {ex.closed ? null : <><input type="time" aria-label="Opens that day" value={ex.from} onChange={(e) => set({ from: e.target.value })} /> – <input type="time" aria-label="Closes that day" value={ex.to} onChange={(e) => set({ to: e.target.value })} /></>}{' '}
+              <input aria-label="Note (for example Christmas)" placeholder="Note (for example Christmas)" maxLength={120} value={ex.note} onChange={(e) => set({ note: e.target.value })} />{' '}
+              <button type="button" className="secondary" onClick={() => setExceptions(exceptions.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> the exception of {ex.date || 'this date'}</span></button>
+            </li>
+          );
+        })}
+      </ul>
+      <p><button type="button" className="secondary" onClick={() => setExceptions([...exceptions, { date: '', closed: true, from: '', to: '', note: '' }])}>Add an exception</button></p>
+      <ErrorBox error={save.error} />
+      <Success>{save.isSuccess ? 'Opening hours saved.' : null}</Success>
+      <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save opening hours'}</button>{' '}
+      {hours ? <button type="button" className="secondary" disabled={save.isPending} onClick={() => save.mutate(true)}>Remove opening hours</button> : null}
+    </form>
+  );
+}
+
+const PRICE_UNITS = ['hour', 'day', 'job', 'visit', 'project', 'month', 'year', 'person', 'night', 'item'] as const;
+const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'JPY', 'INR', 'SGD', 'AED', 'ZAR', 'BRL', 'MXN', 'NZD'] as const;
+type Price = { from: number; to?: number; currency: string; unit: (typeof PRICE_UNITS)[number] };
+
+/** What the company charges: from (and to), a currency and what the price is per. */
+function PriceForm({ tool }: { tool: Tool }) {
+  const qc = useQueryClient();
+  const current = (tool.price_range ?? null) as Price | null;
+  const initial = () => ({ from: current ? String(current.from) : '', to: current?.to !== undefined ? String(current.to) : '', currency: current?.currency ?? 'EUR', unit: current?.unit ?? 'hour' });
+  const [f, setF] = useState(initial);
+  const [shown, setShown] = useState(tool.updated_at);
+  if (shown !== tool.updated_at) {
+    setShown(tool.updated_at);
+    setF(initial());
+  }
+  const [problem, setProblem] = useState('');
+  const save = useMutation({
+    mutationFn: (clear: boolean) => unwrap(api.PUT('/api/tools/{tool_id}', { params: { path: { tool_id: tool.id } }, body: { price_range: clear ? null : { from: Number(f.from), ...(f.to ? { to: Number(f.to) } : {}), currency: f.currency, unit: f.unit } } })),
+    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
+  });
+  const submit = () => {
+    const amount = /^\d+(\.\d{1,2})?$/;
+    if (!amount.test(f.from)) return setProblem('Enter the lowest price as a number, for example 50 or 49.90');
+    if (f.to && (!amount.test(f.to) || Number(f.to) < Number(f.from))) return setProblem('The highest price should be a number no lower than the lowest');
+    setProblem('');
+    save.mutate(false);
+  };
+  return (
+    <form className="card" aria-labelledby="price-h" onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
+      <h2 id="price-h">Prices</h2>
+      <p className="hint">AI assistants use this to choose within a customer's budget. Leave "Up to" empty for a "from" price.</p>
+      <div className="grid2">
+        <div><label htmlFor="p-from">From</label><input id="p-from" inputMode="decimal" value={f.from} aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'p-error' : undefined} onChange={(e) => setF({ ...f, from: e.target.value })} /></div>
+        <div><label htmlFor="p-to">Up to (optional)</label><input id="p-to" inputMode="decimal" value={f.to} onChange={(e) => setF({ ...f, to: e.target.value })} /></div>
+        <div><label htmlFor="p-currency">Currency</label><select id="p-currency" value={f.currency} onChange={(e) => setF({ ...f, currency: e.target.value })}>{COMMON_CURRENCIES.map((c) => <option key={c} value={c}>{c}</option>)}</select></div>
+        <div><label htmlFor="p-unit">Per</label><select id="p-unit" value={f.unit} onChange={(e) => setF({ ...f, unit: e.target.value as Price['unit'] })}>{PRICE_UNITS.map((u) => <option key={u} value={u}>{u}</option>)}</select></div>
+      </div>
+      {problem ? <p id="p-error" className="error">{problem}</p> : null}
+      <ErrorBox error={save.error} />
+      <Success>{save.isSuccess ? 'Prices saved.' : null}</Success>
+      <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save prices'}</button>{' '}
+      {current ? <button type="button" className="secondary" disabled={save.isPending} onClick={() => save.mutate(true)}>Remove prices</button> : null}
+    </form>
+  );
+}
+
 function AiEditPanel({ tool, prefill }: { tool: Tool; prefill?: string }) {
   const qc = useQueryClient();
   const [instruction, setInstruction] = useState(prefill ?? '');
@@ -277,6 +409,8 @@ export default function Profile() {
       <p className="hint"><a href={tool.data.profile_url}>Public profile</a> · updated {fmtDate(tool.data.updated_at)}</p>
       <AiEditPanel tool={tool.data} prefill={instruction} />
       <ProfileForm tool={tool.data} />
+      <HoursForm tool={tool.data} />
+      <PriceForm tool={tool.data} />
       <Provenance tool={tool.data} />
       <Logo tool={tool.data} />
       <History id={id} />

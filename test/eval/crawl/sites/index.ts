@@ -6,6 +6,7 @@ import { US_SITES } from './sites-us.js';
 import type { EvalSite } from './types.js';
 
 export type { EvalSite } from './types.js';
+export { HOURS_SITES } from './sites-hours.js';
 
 /** The evaluation set for crawl extraction (issue 19): small-business sites in the styles the web uses. */
 export const EVAL_SITES: EvalSite[] = [...US_SITES, ...UK_SITES, ...CA_SITES, ...AU_SITES];

@@ -11,6 +11,8 @@ export interface EvalSite {
     city: string;
     /** ISO 3166-1 alpha-2. */
     country: string;
+    /** The weekly hours a person reads ({} when the site states none); only the hours sites carry it. */
+    hours?: Record<string, [string, string][]>;
   };
   /** Path → HTML. */
   pages: Record<string, string>;
