@@ -32,6 +32,7 @@ import { widgetModule } from './modules/widget/index.js';
 import { paymentsModule } from './modules/payments/index.js';
 import { scansModule } from './modules/scans/index.js';
 import { siteModule } from './modules/site/index.js';
+import { reviewsModule } from './modules/reviews/index.js';
 
 export interface AppDeps extends ServiceDeps {
   /** Where log lines go (tests read them to check redaction); stdout by default. */
@@ -59,6 +60,7 @@ const MODULES: readonly HttpModule<Services>[] = [
   authModule,
   agentsModule,
   proposalsModule,
+  reviewsModule,
   webhooksModule,
   searchModule,
   askModule,

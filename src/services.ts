@@ -39,6 +39,7 @@ import { createWebhooksService, type WebhooksService } from './modules/webhooks/
 import { emailConfirmed } from './modules/agents/agents.service.js';
 import { createSharedLimits, type SharedLimits } from './platform/shared-limits.js';
 import { createReachability, type ReachabilityOf } from './modules/proposals/proposals.reachability.js';
+import { createReviewsService, type ReviewsService } from './modules/reviews/index.js';
 
 export interface ServiceDeps {
   /** Supplied by tests to share one store; otherwise opened from config (and migrated) and closed with the services. */
@@ -86,6 +87,8 @@ export interface Services {
   scans: ScansService;
   /** The public website's pages. */
   site: SiteService;
+  /** Reviews from the customers of approved proposals, ratings, moderation. */
+  reviews: ReviewsService;
 }
 
 export interface ServicesLifecycle {
@@ -155,6 +158,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const verifiers: AuthVerifiers = { bearer: auth.verifyBearer, owns: ownership.owns, apiKey: agents.verifyApiKey };
   const guards = createGuards(verifiers);
+  const reviews = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
   const proposals = createProposalsService({
     db, companies, agents, ownership, mail,
     ownerEmailsOf: ownership.ownerEmailsOf,
@@ -162,6 +166,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     baseUrl: config.baseUrl,
     log,
     events: webhookEvents,
+    reviewInvitations: reviews,
   });
   const ask = createAskService({ search, companies, insights, llm, log });
   const widget = createWidgetService({
@@ -215,7 +220,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     delayMs: Math.min(config.crawl.delayMs, 500),
     timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
   });
-  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, baseUrl: config.baseUrl });
+  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, reviews, baseUrl: config.baseUrl });
   const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, log });
 
   const services: Services = {
@@ -247,6 +252,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     payments,
     scans,
     site,
+    reviews,
   };
   return {
     services,

@@ -36,8 +36,8 @@ const UNDOCUMENTED: { routes: RegExp; why: string }[] = [
   { routes: /^GET \/(app|admin)(\/\*)?$|^GET \/app\/assets\/\*$/, why: 'the dashboard web app (one HTML page for every path under it) and its built assets' },
   { routes: /^GET \/\.well-known\/logo\.svg$/, why: 'a static asset (the logo the discovery files link to)' },
   {
-    routes: /^(GET|POST) \/api\/(auth\/confirm|admin\/magic-link\/confirm)$|^GET \/api\/v1\/agent\/confirm-email$|^GET \/invitations\/unsubscribe$/,
-    why: 'the HTML pages an emailed link opens (their JSON operations are documented: auth.verifyMagic, admin magic-link verify, agents.confirmEmail, invitations.unsubscribe)',
+    routes: /^(GET|POST) \/api\/(auth\/confirm|admin\/magic-link\/confirm)$|^GET \/api\/v1\/agent\/confirm-email$|^GET \/invitations\/unsubscribe$|^GET \/reviews\/:token$/,
+    why: 'the HTML pages an emailed link opens (their JSON operations are documented: auth.verifyMagic, admin magic-link verify, agents.confirmEmail, invitations.unsubscribe, reviews.publishByLink)',
   },
   { routes: /^GET \/api\/v1\/agent\/companies\/by-url\/\*$/, why: 'the unencoded-URL form of the documented companies.getByWebsite (/by-url/{website_url}), same answers' },
   { routes: /^(GET|DELETE) \/mcp\/company\/:tool_id$|^DELETE \/mcp$/, why: 'answer only 405 with Allow (a stateless MCP server has no SSE stream and no session to end), as any wrong method on a documented path does' },

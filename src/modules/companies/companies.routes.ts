@@ -8,15 +8,18 @@ export interface CompaniesRoutesOptions {
   companies: CompaniesService;
   /** How a proposal reaches the company, from its proposal history (the proposals module's read port). */
   reachabilityOf: (company: { id: string; is_verified: boolean; contact_email: string | null }) => Promise<CompanyProfile['reachability']>;
+  /** The rating from published reviews (the reviews module's read port). */
+  ratingsOf: (ids: string[]) => Promise<Map<string, CompanyProfile['rating']>>;
 }
 
 /** Agent API: company lookup and categories (base /api/v1/agent). */
-export async function companiesRoutes(app: App, { companies, reachabilityOf }: CompaniesRoutesOptions): Promise<void> {
+export async function companiesRoutes(app: App, { companies, reachabilityOf, ratingsOf }: CompaniesRoutesOptions): Promise<void> {
   // The latest agent-readiness score and grade (scans module) and the reachability, read at request time.
   const withReadiness = async (profile: CompanyProfile): Promise<CompanyProfile> => ({
     ...profile,
     agent_readiness: (await app.services?.scans?.latestSummary(profile.id)) ?? null,
     reachability: await reachabilityOf({ id: profile.id, is_verified: profile.is_verified, contact_email: profile.contact.email }),
+    rating: (await ratingsOf([profile.id])).get(profile.id),
   });
 
   app.get('/companies/changes', {

@@ -54,6 +54,10 @@ export const CompanySummarySchema = Type.Object(
     relevance: Type.Optional(Type.Union([Type.Literal('strong'), Type.Literal('partial'), Type.Literal('weak'), Type.Null()], {
       description: 'How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request), weak (shares words or meaning only; returned only with include_weak=true). null when listing without q',
     })),
+    rating: Type.Optional(Type.Object({
+      average: Type.Union([Type.Number(), Type.Null()], { description: 'Mean of the published reviews, one decimal; null without any' }),
+      count: Type.Integer({ description: 'Published reviews (from customers of proposals the company approved)' }),
+    })),
     profile_url: Type.String({ description: 'URL of the full profile in this API' }),
     distance_km: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Distance from the searched place (near, or a place named in q) to the company\'s city, in km; null when the city is unknown. Present only when a place was searched' })),
   },
@@ -117,6 +121,7 @@ export const CompanyProfileSchema = Type.Object(
     open_now: Type.Union([Type.Boolean(), Type.Null()], { description: 'Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown' }),
     next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')], { description: 'What the company charges; null when unknown' }),
+    rating: Type.Optional(Type.Ref('Rating', { description: 'Average, count and distribution of the published reviews (on lookups by id or website); the reviews themselves: GET /reviews?company_id={id}' })),
     accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
     profile_url: Type.String(),
     created_at: Type.String({ format: 'date-time' }),

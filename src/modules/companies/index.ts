@@ -3,7 +3,9 @@ import type { Guards } from '../../platform/auth.js';
 import type { ReachabilityOf } from '../proposals/proposals.reachability.js';
 import type { CompaniesService } from './companies.service.js';
 import type { ToolsService } from './tools.service.js';
-import { companiesRoutes } from './companies.routes.js';
+import { companiesRoutes, type CompaniesRoutesOptions } from './companies.routes.js';
+
+type CompaniesRoutesRatings = CompaniesRoutesOptions['ratingsOf'];
 import {
   CategoriesResponseSchema,
   ChangesResponseSchema,
@@ -24,6 +26,8 @@ export interface CompaniesModuleDeps {
   reachability: ReachabilityOf;
   tools: ToolsService;
   guards: Guards;
+  /** The reviews module's read port: ratings from published reviews. */
+  reviews: { ratings(ids: string[]): Promise<Map<string, unknown>> };
 }
 
 /** Company lookup for agents (by id, website, changes, categories) and the owners' company management under /api/tools. */
@@ -41,8 +45,8 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     CategoriesResponseSchema,
     ...toolSchemas,
   ],
-  async agentRoutes(agent, { companies, reachability }) {
-    await agent.register(companiesRoutes, { companies, reachabilityOf: reachability });
+  async agentRoutes(agent, { companies, reachability, reviews }) {
+    await agent.register(companiesRoutes, { companies, reachabilityOf: reachability, ratingsOf: reviews.ratings as CompaniesRoutesRatings });
   },
   async routes(app, { tools, guards }) {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });

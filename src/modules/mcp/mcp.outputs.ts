@@ -5,6 +5,7 @@ import { AskResponseSchema } from '../ask/ask.schemas.js';
 import { CategoriesResponseSchema, CompanyLocationSchema, CompanyProfileSchema, CompanySummarySchema, LocationSchema, OpeningHoursSchema, PriceRangeSchema } from '../companies/companies.schemas.js';
 import { BatchResultSchema, ProposalDetailSchema, ProposalListSchema, proposalsSchemas } from '../proposals/proposals.schemas.js';
 import { SearchResponseSchema } from '../search/search.schemas.js';
+import { RatingSchema } from '../reviews/reviews.schemas.js';
 import { WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema, WebhookSecretEnvelopeSchema, webhooksSchemas } from '../webhooks/webhooks.schemas.js';
 import { ANSWER_STATUSES } from '../widget/widget.schemas.js';
 
@@ -14,7 +15,8 @@ type Json = Record<string, unknown>;
 const REGISTRY = new Map<string, unknown>(
   [
     ...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas,
-    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, AskResponseSchema,
+    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, RatingSchema,
+    CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, AskResponseSchema,
   ].map((s): [string, unknown] => [(s as unknown as { $id: string }).$id, s]),
 );
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db.js';
+import type { Db, Queryable } from '../../platform/db.js';
 import type { Mailer } from '../../platform/mail.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
@@ -32,6 +32,11 @@ export interface ProposalsServiceDeps {
   log?: { warn(obj: object, msg: string): void };
   /** Webhook events for the agent: recorded in the transaction of the change, dispatched after it. */
   events?: WebhookEmitter | undefined;
+  /**
+   * The reviews module's port: the customer of an approved proposal is invited to review the work, in the approval's
+   * transaction (`owners`: the company's owners' addresses, read before it). Returns the mail ids to dispatch.
+   */
+  reviewInvitations?: { inviteIn(tx: Queryable, proposalId: string, owners: readonly string[]): Promise<string[]> } | undefined;
 }
 
 /** What every verb group of the proposals service shares. */

@@ -80,9 +80,15 @@ export async function respond(ctx: ProposalsCtx, principal: BearerPrincipal, pro
   const row = await managedProposal(ctx, principal, proposalId);
   const mailIds: string[] = [];
   const mail: TransitionMail = { to: await agentAddress(ctx, row.agent_id), compose: (next) => agentMessage(ctx, row, next, text), ids: mailIds };
-  await ctx.deps.db.transaction((tx) => transitionIn(ctx, tx, proposalId, { by: 'company', action: body.action }, text, (locked) => {
-    if (locked.deleted_at) throw new AppError('conflict', 'This proposal is deleted: restore it before responding');
-  }, mail));
+  const { reviewInvitations, ownerEmailsOf } = ctx.deps;
+  // Read before the transaction (on PGlite a read outside it would wait for it): the company's own people are not invited to review.
+  const owners = body.action === 'approve' && reviewInvitations ? await (ownerEmailsOf?.(row.company_id) ?? Promise.resolve([])).catch(() => [] as string[]) : [];
+  await ctx.deps.db.transaction(async (tx) => {
+    const next = await transitionIn(ctx, tx, proposalId, { by: 'company', action: body.action }, text, (locked) => {
+      if (locked.deleted_at) throw new AppError('conflict', 'This proposal is deleted: restore it before responding');
+    }, mail);
+    if (next === 'approved' && reviewInvitations) mailIds.push(...(await reviewInvitations.inviteIn(tx, proposalId, owners)));
+  });
   await Promise.all([dispatchEvents(ctx), dispatchMail(ctx, mailIds)]);
   return detail(ctx, proposalId);
 }

@@ -12,6 +12,8 @@ import type { SearchQuery } from './search.schemas.js';
 export interface PostFilter {
   openAt?: Date;
   maxPrice?: { amount: number; currency: string };
+  /** Only companies whose published reviews average at least this. */
+  minRating?: number;
 }
 
 export function postFilterOf(q: SearchQuery): PostFilter {
@@ -31,10 +33,11 @@ export function postFilterOf(q: SearchQuery): PostFilter {
   } else if (q.currency !== undefined) {
     throw invalid(['query', 'currency'], 'currency is the currency of max_price: send max_price with it', q.currency, 'value_error');
   }
+  if (q.min_rating !== undefined) post.minRating = q.min_rating;
   return post;
 }
 
-export const isPostFiltered = (p: PostFilter): boolean => Boolean(p.openAt || p.maxPrice);
+export const isPostFiltered = (p: PostFilter): boolean => Boolean(p.openAt || p.maxPrice || p.minRating !== undefined);
 
 export function passes(f: PostFilterFacts, p: PostFilter): boolean {
   if (p.openAt && (!f.opening_hours || !f.timezone || !isOpenAt(f.opening_hours, f.timezone, p.openAt))) return false;
@@ -43,5 +46,6 @@ export function passes(f: PostFilterFacts, p: PostFilter): boolean {
     const from = convert(f.price_range.from, f.price_range.currency, p.maxPrice.currency);
     if (from === undefined || from > p.maxPrice.amount) return false;
   }
+  if (p.minRating !== undefined && (f.rating_average === null || f.rating_average < p.minRating)) return false;
   return true;
 }

@@ -30,10 +30,18 @@ export interface PostFilterFacts {
   opening_hours: OpeningHours | null;
   timezone: string | null;
   price_range: PriceRange | null;
+  /** Mean of the published reviews (null without any) and their count. */
+  rating_average: number | null;
+  rating_count: number;
 }
+
+/** A company's rating from its published reviews (the reviews module writes them; search only reads). */
+const RATING_SQL = `SELECT avg(rv.rating)::float8 AS rating_average, count(*)::int AS rating_count FROM reviews rv WHERE rv.company_id = c.id AND rv.status = 'published'`;
 
 /** Browse orders (text searches are ordered by the service). */
 export type BrowseSort = 'default' | 'distance' | 'newest' | 'name';
+/** Every sort a search takes: the browse orders' and relevance and rating (both ordered by the service). */
+export type SearchSort = 'relevance' | 'distance' | 'newest' | 'name' | 'rating';
 
 /** Great-circle distance in km from a point (two SQL parameters) to the company's city. */
 function distanceSql(lat: string, lng: string): string {
@@ -389,7 +397,12 @@ export function createSearchRepo(db: Db) {
     /** What the filters decided in code read (open_now / open_at: hours and zone; max_price: the price range), for candidates. */
     async postFilterFacts(ids: string[]): Promise<PostFilterFacts[]> {
       if (ids.length === 0) return [];
-      return db.query('SELECT id, opening_hours, timezone, price_range FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL', [ids]);
+      return db.query(
+        `SELECT c.id, c.opening_hours, c.timezone, c.price_range, r.rating_average, r.rating_count FROM companies c
+           LEFT JOIN LATERAL (${RATING_SQL}) r ON true
+          WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL`,
+        [ids],
+      );
     },
 
     /**
@@ -407,7 +420,8 @@ export function createSearchRepo(db: Db) {
         order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
       }
       return db.query(
-        `SELECT c.id, c.opening_hours, c.timezone, c.price_range FROM companies c
+        `SELECT c.id, c.opening_hours, c.timezone, c.price_range, r.rating_average, r.rating_count FROM companies c
+           LEFT JOIN LATERAL (${RATING_SQL}) r ON true
           WHERE ${w.sql}${need.hours ? ' AND c.opening_hours IS NOT NULL AND c.timezone IS NOT NULL' : ''}${need.price ? ' AND c.price_range IS NOT NULL' : ''}
           ORDER BY ${order} LIMIT $1`,
         params,

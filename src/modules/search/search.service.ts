@@ -4,7 +4,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import { defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
 import { headTerm } from '../../lib/search-query.js';
 import { isPostFiltered, passes, postFilterOf, type PostFilter } from './search.post-filter.js';
-import type { BrowseSort, CorpusStats, SearchFilters, SearchRepo } from './search.repo.js';
+import type { BrowseSort, CorpusStats, PostFilterFacts, SearchFilters, SearchRepo, SearchSort } from './search.repo.js';
 import type { SearchQuery } from './search.schemas.js';
 import { distanceTo, placeFilter, resolveFilters, resolvePlaceContext, withPlace, withPlaceBonus, type CandidateFacts, type PlaceContext } from './search.places.js';
 import { mergeEvidence, sortStable } from './search.ranking.js';
@@ -81,6 +81,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   const POST_FILTER_CAP = 5000;
 
   async function answer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    const out = await cachedAnswer(q, mode);
+    // Ratings change with reviews, not with the corpus version the cache is keyed by: read for every answer.
+    return { ...out, result: { ...out.result, companies: await withRatings(out.result.companies) } };
+  }
+
+  async function cachedAnswer(q: SearchQuery, mode: SearchMode): Promise<{ result: SearchResult; bestSimilarity: number }> {
     const limit = q.limit ?? 10;
     const offset = q.offset ?? 0;
     const { ctx, text } = resolvePlaceContext(q);
@@ -88,11 +94,13 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const sort = q.sort ?? 'relevance';
     // open_now is read at the minute of the request (the cache keeps an answer for that minute at most).
     const post = postFilterOf(q);
+    // Answers that depend on ratings are not kept: a published review does not change the corpus version.
+    const cacheable = post.minRating === undefined && sort !== 'rating';
     const key = JSON.stringify([mode, text.toLowerCase().replace(/\s+/g, ' '), filters, ctx, sort, limit, offset, q.include_weak === true, post.openAt?.getTime() ?? null, post.maxPrice ?? null]);
     // One read serves both the cache check and the BM25 corpus size of a fresh computation.
     const stats = await timedStage('stats', corpusStats);
     const { version } = stats;
-    const hit = answers.get(key);
+    const hit = cacheable ? answers.get(key) : undefined;
     searchAnswers.inc({ outcome: hit && hit.version === version ? 'cached' : 'computed' });
     if (hit && hit.version === version) {
       answers.delete(key);
@@ -100,16 +108,20 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       return hit;
     }
     const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, post));
+    if (!cacheable) return fresh;
     answers.delete(key);
     answers.set(key, { version, ...fresh });
     if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
     return fresh;
   }
 
-  async function compute(text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', includeWeak: boolean, post: PostFilter = {}): Promise<{ result: SearchResult; bestSimilarity: number }> {
-    if (!text && isPostFiltered(post)) return browsePostFiltered(filters, limit, offset, ctx, sort, post);
+  async function compute(
+    text: string, filters: SearchFilters, mode: SearchMode, limit: number, offset: number, stats: CorpusStats,
+    ctx: PlaceContext | undefined, sort: SearchSort, includeWeak: boolean, post: PostFilter = {},
+  ): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    if (!text && (isPostFiltered(post) || sort === 'rating')) return browsePostFiltered(filters, limit, offset, ctx, sort, post);
     if (!text) {
-      const browseSort: BrowseSort = sort === 'relevance' ? 'default' : sort;
+      const browseSort: BrowseSort = sort === 'relevance' || sort === 'rating' ? 'default' : sort;
       const { rows, total } = await repo.browse(filters, limit, offset, browseSort);
       const result = {
         companies: rows.map((r) => ({ ...companies.toSummary(r, 0, []), relevance: null })),
@@ -157,14 +169,16 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
-    if (isPostFiltered(post)) {
-      const kept = new Set((await repo.postFilterFacts(ranked.map((r) => r.id))).filter((f) => passes(f, post)).map((f) => f.id));
-      ranked = ranked.filter((r) => kept.has(r.id));
+    let postFacts = new Map<string, PostFilterFacts>();
+    if (isPostFiltered(post) || sort === 'rating') {
+      postFacts = new Map((await repo.postFilterFacts(ranked.map((r) => r.id))).map((f) => [f.id, f]));
+      if (isPostFiltered(post)) ranked = ranked.filter((r) => postFacts.has(r.id) && passes(postFacts.get(r.id)!, post));
     }
     const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
-    if (ctx || sort !== 'relevance') for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
+    if (ctx || (sort !== 'relevance' && sort !== 'rating')) for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
     if (ctx) ranked = withPlaceBonus(ranked, ctx, facts, { similarity, bestSimilarity, floor: tuning.minSimilarity });
-    if (sort !== 'relevance') {
+    if (sort === 'rating') ranked = sortStable(ranked, (r) => -(postFacts.get(r.id)?.rating_average ?? -Infinity));
+    else if (sort !== 'relevance') {
       ranked = sortStable(ranked, (r) => {
         const f = facts.get(r.id);
         if (!f) return Infinity;
@@ -184,13 +198,26 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
   }
 
+  /** Each listed company's rating (published reviews): one read for the page. */
+  async function withRatings<C extends { id: string }>(list: C[]): Promise<(C & { rating: { average: number | null; count: number } })[]> {
+    const facts = new Map((await repo.postFilterFacts(list.map((c) => c.id))).map((f) => [f.id, f]));
+    return list.map((c) => {
+      const f = facts.get(c.id);
+      return { ...c, rating: { average: f?.rating_average == null ? null : Math.round(f.rating_average * 10) / 10, count: f?.rating_count ?? 0 } };
+    });
+  }
+
   /**
    * Browsing with open_now / open_at or max_price: the companies with hours (or prices) that the filters keep (in
    * browse order, at most POST_FILTER_CAP), those that pass in code, paged.
    */
-  async function browsePostFiltered(filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: 'relevance' | 'distance' | 'newest' | 'name', post: PostFilter): Promise<{ result: SearchResult; bestSimilarity: number }> {
-    const candidates = await repo.browsePostFiltered(filters, { hours: Boolean(post.openAt), price: Boolean(post.maxPrice) }, POST_FILTER_CAP, sort === 'relevance' ? 'default' : sort);
-    const open = candidates.filter((f) => passes(f, post)).map((f) => f.id);
+  async function browsePostFiltered(
+    filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: SearchSort, post: PostFilter,
+  ): Promise<{ result: SearchResult; bestSimilarity: number }> {
+    const candidates = await repo.browsePostFiltered(filters, { hours: Boolean(post.openAt), price: Boolean(post.maxPrice) }, POST_FILTER_CAP, sort === 'relevance' || sort === 'rating' ? 'default' : sort);
+    let kept = candidates.filter((f) => passes(f, post));
+    if (sort === 'rating') kept = sortStable(kept, (f) => -(f.rating_average ?? -Infinity));
+    const open = kept.map((f) => f.id);
     const rows = await companies.findManyByIds(open.slice(offset, offset + limit));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page = open.slice(offset, offset + limit).flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));

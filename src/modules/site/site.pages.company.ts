@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../lib/html.js';
 import { openStatusLine, schemaOrgHours, weekLines, type OpeningHours } from '../../lib/opening-hours.js';
 import { priceLine, type PriceRange } from '../../lib/price-range.js';
+import type { ReviewList } from '../reviews/reviews.schemas.js';
 import type { CompanyProfile } from '../companies/companies.schemas.js';
 import { layout } from './site.layout.js';
 import { siteUrl, type SiteContext } from './site.pages.listing.js';
@@ -13,6 +14,8 @@ export interface CompanyView {
   claimed: boolean;
   grade?: { score: number; grade: string; scanned_at: string };
   widgetId?: string;
+  /** Published reviews and the rating, when there are any. */
+  reviews?: ReviewList;
 }
 
 export const companyMcpUrl = (ctx: SiteContext, id: string) => `${ctx.baseUrl}/mcp/company/${id}`;
@@ -62,6 +65,11 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
   if (p.founded_year) org.foundingDate = String(p.founded_year);
   if (p.opening_hours) org.openingHoursSpecification = schemaOrgHours(p.opening_hours as OpeningHours);
   if (p.price_range) org.priceRange = priceLine(p.price_range as PriceRange);
+  // Reviews only from customers of proposals approved through the directory (never scan scores).
+  if (v.reviews && v.reviews.rating.count > 0) {
+    org.aggregateRating = { '@type': 'AggregateRating', ratingValue: v.reviews.rating.average, reviewCount: v.reviews.rating.count, bestRating: 5, worstRating: 1 };
+    org.review = v.reviews.reviews.map((r) => ({ '@type': 'Review', author: { '@type': 'Person', name: r.author }, datePublished: r.published_at.slice(0, 10), reviewBody: r.text, reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 } }));
+  }
   const crumbs = {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
@@ -72,6 +80,17 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
     ],
   };
   return [org, crumbs];
+}
+
+/** Reviews: the rating and the latest published reviews with the company's answers. */
+function reviewsSection(v: CompanyView): SafeHtml | '' {
+  const r = v.reviews;
+  if (!r || r.rating.count === 0) return '';
+  return html`<section aria-labelledby="reviews-h"><h2 id="reviews-h">Reviews</h2>
+<p><strong>${String(r.rating.average)} out of 5</strong> from ${r.rating.count} ${r.rating.count === 1 ? 'review' : 'reviews'}, each by the customer of a request ${v.profile.name} accepted through this directory.</p>
+<ul class="reviews">${r.reviews.map((x) => html`<li><p><span aria-label="${x.rating} out of 5">${'★'.repeat(x.rating)}${'☆'.repeat(5 - x.rating)}</span> <strong>${x.author}</strong> · <time datetime="${x.published_at}">${x.published_at.slice(0, 10)}</time>${x.written_by === 'agent' ? ' · written with their assistant' : ''}</p>
+<p>${x.text}</p>${x.reply ? html`<p class="reply"><strong>Answer from ${v.profile.name}:</strong> ${x.reply.text}</p>` : ''}</li>`)}</ul>
+</section>`;
 }
 
 /** Opening hours: open now or not, the week, and the dated exceptions still ahead (in the company's own time zone). */
@@ -118,6 +137,7 @@ ${logo ? html`<img class="logo" src="${logo}" alt="${p.name} logo" width="96" he
 ${p.description ? paragraphs(p.description) : html`<p>No description yet.</p>`}
 ${p.services.length ? html`<h2>Services</h2><ul>${p.services.map((s) => html`<li>${s}</li>`)}</ul>` : ''}
 ${p.keywords.length ? html`<h2>Keywords</h2><ul class="tags">${p.keywords.map((k) => html`<li>${k}</li>`)}</ul>` : ''}
+${reviewsSection(v)}
 ${v.grade ? html`<h2>Agent readiness</h2><p>Latest scan: <span class="grade">${v.grade.grade}</span> ${v.grade.score}/100, on <time datetime="${v.grade.scanned_at}">${v.grade.scanned_at.slice(0, 10)}</time>. The scan checks how well AI agents can find and use this company's website.</p>` : ''}
 <h2>How AI agents reach ${p.name}</h2>
 <p>AI assistants find ${p.name} in this directory${p.accepts_proposals ? html` and can send it requests on behalf of their users; the owner answers from a dashboard` : ''}. For developers connecting an assistant:</p>

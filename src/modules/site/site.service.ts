@@ -1,3 +1,4 @@
+import type { ReviewList } from '../reviews/reviews.schemas.js';
 import { CATEGORIES, type CompanyProfile, type CompanySummary } from '../companies/companies.schemas.js';
 import { canonicalCategory, type CompaniesService } from '../companies/companies.service.js';
 import type { SearchService } from '../search/search.service.js';
@@ -26,7 +27,7 @@ export interface SearchPageQuery {
 }
 
 export type CompanyPage =
-  | { kind: 'found'; slug: string; profile: CompanyProfile; claimed: boolean; grade?: { score: number; grade: string; scanned_at: string }; widgetId?: string }
+  | { kind: 'found'; slug: string; profile: CompanyProfile; claimed: boolean; grade?: { score: number; grade: string; scanned_at: string }; widgetId?: string; reviews?: ReviewList }
   | { kind: 'moved'; slug: string };
 
 export interface SiteServiceDeps {
@@ -38,6 +39,8 @@ export interface SiteServiceDeps {
   widget: WidgetService;
   /** Whether anyone owns a listing (the ownership module): unclaimed pages offer "Claim this business". */
   isClaimed(companyId: string): Promise<boolean>;
+  /** Published reviews and the rating (the reviews module). */
+  reviews?: { listPublished(companyId: string, limit: number, offset: number): Promise<ReviewList> } | undefined;
   baseUrl: string;
   now?: () => number;
 }
@@ -46,7 +49,8 @@ export interface SiteServiceDeps {
  * What the public pages show, read through the same services as the agent API: hybrid search
  * (search.search), public profiles (companies.findProfileBySlug, findManyByIds), the latest scan grade (scans).
  */
-export function createSiteService({ repo, companies, search, scans, widget, isClaimed, baseUrl, now = Date.now }: SiteServiceDeps) {
+export function createSiteService(deps: SiteServiceDeps) {
+  const { repo, companies, search, scans, widget, isClaimed, baseUrl, now = Date.now } = deps;
   const origin = new URL(baseUrl).origin;
   /**
    * What pages are built from is kept until a company changes (when the store says so exactly,
@@ -98,8 +102,10 @@ export function createSiteService({ repo, companies, search, scans, widget, isCl
       const current = await repo.currentSlugForOld(slug);
       return current ? { kind: 'moved', slug: current } : undefined;
     }
-    const [grade, widgetId, claimed] = await Promise.all([scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin), isClaimed(profile.id)]);
-    return { kind: 'found', slug, profile, claimed, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}) };
+    const [grade, widgetId, claimed, reviews] = await Promise.all([
+      scans.latestSummary(profile.id), widget.embeddableOn(profile.id, origin), isClaimed(profile.id), deps.reviews?.listPublished(profile.id, 10, 0),
+    ]);
+    return { kind: 'found', slug, profile, claimed, ...(grade ? { grade } : {}), ...(widgetId ? { widgetId } : {}), ...(reviews && reviews.rating.count > 0 ? { reviews } : {}) };
   }
 
   return {

@@ -44,6 +44,7 @@ function resourceUrl(baseUrl: string, e: WebhookEventInput): string | null {
   if (e.type.startsWith('proposal.') && typeof e.data.proposal_id === 'string') return `${api}/proposals/${e.data.proposal_id}`;
   if (e.type.startsWith('agent.')) return `${api}/me`;
   if (e.type.startsWith('company.') && typeof e.data.company_id === 'string') return `${api}/companies/${e.data.company_id}`;
+  if (e.type === 'review.published' && typeof e.data.company_id === 'string') return `${api}/reviews?company_id=${e.data.company_id}`;
   if (e.type === 'webhook.test' && typeof e.data.endpoint_id === 'string') return `${api}/webhooks/${e.data.endpoint_id}`;
   return null;
 }

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'agent.deactivated',
   'agent.reactivated',
   'company.unverified',
+  'review.published',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test';
 
@@ -23,7 +24,8 @@ export const EVENT_CATALOGUE =
   'proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), ' +
   'proposal.deleted and proposal.restored (the company soft-deleted or restored it); every proposal event\'s data also carries the request\'s budget, needed_by, location and details (null when the request had none), ' +
   'agent.deactivated and agent.reactivated (data: agent_id), ' +
-  'company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key.';
+  'company.unverified (a company you proposed to is no longer verified; data: company_id), ' +
+  'review.published (the customer of one of your proposals published a review; data: review_id, proposal_id, company_id, rating). Every data object carries url: where to GET the full object with your API key.';
 
 const EventTypeSchema = Type.Union(WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'An event type' });
 

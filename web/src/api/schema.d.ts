@@ -1238,6 +1238,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/{tool_id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's published and hidden reviews, with open reports */
+        get: operations["reviews.ownerList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/reviews/{review_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a review publicly (once)
+         * @description The answer is shown under the review to agents and on the company page. A second answer is 409; another company's review is 404.
+         */
+        post: operations["reviews.reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/reviews/{review_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a review of your company to the administrators */
+        post: operations["reviews.reportByOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/admin/agents": {
         parameters: {
             query?: never;
@@ -1470,6 +1524,43 @@ export interface paths {
         };
         /** One reindex run and its progress */
         get: operations["admin.reindexRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/admin/reviews/{review_id}/moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a review, keep it, or restore a hidden one
+         * @description hide takes it off the company page and out of the rating; keep leaves it; restore publishes a hidden one again. Its open reports are resolved either way.
+         */
+        post: operations["reviews.moderate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/admin/reviews/reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reviews with open reports, oldest report first */
+        get: operations["reviews.adminReported"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1755,6 +1846,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/proposals/{proposal_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the customer's review of an approved proposal (held until the customer confirms)
+         * @description Write what your customer said about the work (1 to 5 and their words). It is held, and the customer named on the proposal is mailed a link to confirm or change it: it is published only then (webhook review.published). Only after the company approved the proposal (409 before), one review per proposal (409 once published), never by the company's own people (403). Another agent's proposal is 404. Submitting again before the customer confirmed replaces the held text and mails a new link.
+         */
+        post: operations["reviews.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/proposals/batch": {
         parameters: {
             query?: never;
@@ -1795,6 +1906,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's published reviews and its rating
+         * @description Newest first, with the company's answer when it gave one. Every review comes from the customer of a proposal the company approved through the directory. An unknown company is 404.
+         */
+        get: operations["reviews.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/reviews/{review_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a review (fake, offensive, personal data, wrong company)
+         * @description An administrator looks at reported reviews and hides them or keeps them. Reporting twice is harmless. An unknown review is 404.
+         */
+        post: operations["reviews.reportByAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/rotate-key": {
         parameters: {
             query?: never;
@@ -1827,7 +1978,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (events are POSTed to it, signed)
-         * @description Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). Send an Idempotency-Key header to retry safely: the same key and body return the endpoint that key registered, with its current secret (header Idempotent-Replayed: true), for 24 hours; the same key with another body is 422. Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), proposal.deleted and proposal.restored (the company soft-deleted or restored it); every proposal event's data also carries the request's budget, needed_by, location and details (null when the request had none), agent.deactivated and agent.reactivated (data: agent_id), company.unverified (a company you proposed to is no longer verified; data: company_id). Every data object carries url: where to GET the full object with your API key. Each delivery is a POST of the JSON event {"id":"msg_…","type","version":1,"timestamp","data":{…ids, "url"}} with the Standard Webhooks headers webhook-id (the event id: the same on every retry and redelivery, de-duplicate on it), webhook-timestamp (Unix seconds of this attempt) and webhook-signature ("v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>" keyed with the base64-decoded part of the whsec_ secret; during a secret rotation two signatures separated by a space). Verify over the raw body with any Standard Webhooks library (JavaScript: new Webhook(secret).verify(rawBody, headers)) and reject timestamps more than 5 minutes old (replays). Answer 2xx quickly to acknowledge; 410 disables the endpoint; anything else (or no answer in 10 s, or a redirect) is retried: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt. An endpoint whose deliveries keep failing (every attempt for 24 hours, or 3 deliveries in a row that exhausted their retries) is disabled and the owner email is told.
+         * @description Instead of polling proposals, receive events. The signing secret (whsec_…) is in this response only: store it. The url must be https (http only outside production) on a public address: private, loopback and link-local addresses are 422. At most 10 endpoints per agent (409). Send an Idempotency-Key header to retry safely: the same key and body return the endpoint that key registered, with its current secret (header Idempotent-Replayed: true), for 24 hours; the same key with another body is 422. Events: proposal.responded, proposal.approved, proposal.rejected (the company answered; data: proposal_id, company_id, status), proposal.message (a message from the company joined the thread; data: proposal_id, company_id, message_id), proposal.deleted and proposal.restored (the company soft-deleted or restored it); every proposal event's data also carries the request's budget, needed_by, location and details (null when the request had none), agent.deactivated and agent.reactivated (data: agent_id), company.unverified (a company you proposed to is no longer verified; data: company_id), review.published (the customer of one of your proposals published a review; data: review_id, proposal_id, company_id, rating). Every data object carries url: where to GET the full object with your API key. Each delivery is a POST of the JSON event {"id":"msg_…","type","version":1,"timestamp","data":{…ids, "url"}} with the Standard Webhooks headers webhook-id (the event id: the same on every retry and redelivery, de-duplicate on it), webhook-timestamp (Unix seconds of this attempt) and webhook-signature ("v1,<base64 HMAC-SHA256 of '<webhook-id>.<webhook-timestamp>.<raw body>'>" keyed with the base64-decoded part of the whsec_ secret; during a secret rotation two signatures separated by a space). Verify over the raw body with any Standard Webhooks library (JavaScript: new Webhook(secret).verify(rawBody, headers)) and reject timestamps more than 5 minutes old (replays). Answer 2xx quickly to acknowledge; 410 disables the endpoint; anything else (or no answer in 10 s, or a redirect) is retried: immediately, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after the previous attempt. An endpoint whose deliveries keep failing (every attempt for 24 hours, or 3 deliveries in a row that exhausted their retries) is disabled and the owner email is told.
          */
         post: operations["webhooks.create"];
         delete?: never;
@@ -2123,6 +2274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reviews/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer publishes the review through the emailed link
+         * @description The page of the link posts here (form); JSON works too. An unknown or expired link is 404; a review already published is 409.
+         */
+        post: operations["reviews.publishByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget.js": {
         parameters: {
             query?: never;
@@ -2322,6 +2493,12 @@ export interface components {
                     };
                 };
             };
+        };
+        AgentReviewResult: {
+            message: string;
+            /** Format: uuid */
+            review_id: string;
+            status: "held" | "published";
         };
         AiEditResponse: {
             applied: boolean;
@@ -2591,6 +2768,7 @@ export interface components {
             /** @description What the company charges; null when unknown */
             price_range: null | components["schemas"]["PriceRange"];
             profile_url: string;
+            rating?: components["schemas"]["Rating"];
             /** @description How a proposal reaches this company, from its real proposal history (on lookups by id or website) */
             reachability?: {
                 /** @description Someone owns the listing and reads proposals in the dashboard */
@@ -2639,6 +2817,12 @@ export interface components {
             name: string;
             /** @description URL of the full profile in this API */
             profile_url: string;
+            rating?: {
+                /** @description Mean of the published reviews, one decimal; null without any */
+                average: number | null;
+                /** @description Published reviews (from customers of proposals the company approved) */
+                count: number;
+            };
             /** @description How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request), weak (shares words or meaning only; returned only with include_weak=true). null when listing without q */
             relevance?: "strong" | "partial" | "weak" | null;
             /** @description remote, local, nationwide or hybrid */
@@ -2930,6 +3114,38 @@ export interface components {
             /** @description login: sign in (or sign up); verify: also become an owner of the company at website_url; crawl: verify, then crawl the website */
             purpose: "login" | "verify" | "crawl";
             website_url?: string;
+        };
+        ManagedReview: {
+            author: string;
+            /** Format: uuid */
+            company_id: string;
+            company_name: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            proposal_id: string;
+            published_at: string | null;
+            /** @description 1 (poor) to 5 (excellent) */
+            rating: number;
+            reply: {
+                /** Format: date-time */
+                replied_at: string;
+                text: string;
+            } | null;
+            /** @description Open reports */
+            reports: {
+                reason: string;
+                /** Format: date-time */
+                reported_at: string;
+                /** @description owner or agent */
+                reporter: string;
+            }[];
+            status: "published" | "hidden";
+            text: string;
+            written_by: "customer" | "agent";
+        };
+        ManagedReviewList: {
+            reviews: components["schemas"]["ManagedReview"][];
         };
         McpServerCard: {
             /** @description Who needs the API key */
@@ -3322,6 +3538,21 @@ export interface components {
             service_name: string;
             version: string;
         };
+        /** @description Only reviews by the customers of proposals the company approved through the directory */
+        Rating: {
+            /** @description Mean of the published reviews, one decimal; null without any */
+            average: number | null;
+            /** @description Published reviews */
+            count: number;
+            /** @description Published reviews per star */
+            distribution: {
+                1: number;
+                2: number;
+                3: number;
+                4: number;
+                5: number;
+            };
+        };
         ReindexRun: {
             /** Format: date-time */
             created_at: string;
@@ -3337,6 +3568,34 @@ export interface components {
             status: "queued" | "running" | "done" | "failed";
             /** @description Companies to reindex */
             total: number;
+        };
+        Review: {
+            /** @description The customer's first name and initial */
+            author: string;
+            /** Format: uuid */
+            company_id: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            published_at: string;
+            /** @description 1 (poor) to 5 (excellent) */
+            rating: number;
+            /** @description The company's public answer (one) */
+            reply: {
+                /** Format: date-time */
+                replied_at: string;
+                text: string;
+            } | null;
+            /** @description Plain text, as the customer published it */
+            text: string;
+            /** @description customer: written on the review page; agent: written by the customer's AI assistant and confirmed by the customer */
+            written_by: "customer" | "agent";
+        };
+        ReviewList: {
+            limit: number;
+            offset: number;
+            rating: components["schemas"]["Rating"];
+            reviews: components["schemas"]["Review"][];
         };
         Scan: {
             caps: {
@@ -3717,7 +3976,7 @@ export interface components {
             /** @description Disabled endpoints receive nothing (new events are not recorded for them) */
             enabled: boolean;
             /** @description The event types sent to this endpoint */
-            event_types: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+            event_types: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified" | "review.published")[];
             /** @description Since when every attempt failed (null after a success) */
             failing_since: string | null;
             /** Format: uuid */
@@ -8122,6 +8381,208 @@ export interface operations {
             };
         };
     };
+    "reviews.ownerList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedReviewList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The company's public answer; one per review, final */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedReview"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.reportByOwner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                    /** @description fake, offensive, personal_data, wrong_company or other */
+                    reason: "fake" | "offensive" | "personal_data" | "wrong_company" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "admin.agents.list": {
         parameters: {
             query?: {
@@ -9107,6 +9568,135 @@ export interface operations {
             };
         };
     };
+    "reviews.moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    decision: "hide" | "keep" | "restore";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedReview"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.adminReported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedReviewList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "tools.featured": {
         parameters: {
             query?: {
@@ -9337,6 +9927,8 @@ export interface operations {
                 limit?: number;
                 /** @description Keeps companies whose lowest price (price_range.from, whatever its unit) is at most this amount in `currency`, converted by reference exchange rates stored with the service (their date is in the discovery file); companies without a price range are left out */
                 max_price?: number;
+                /** @description Keeps companies whose published reviews (from customers of approved proposals) average at least this; companies without reviews are left out */
+                min_rating?: number;
                 /** @description A place: a city name, optionally with its country ("Munich", "Portland, US"), or "lat,lng" in decimal degrees. Local companies farther than radius_km are left out; remote and hybrid companies, and nationwide ones of that country, stay unless include_remote=false. Results carry distance_km. An unknown place is 422 */
                 near?: string;
                 /** @description Rows to skip */
@@ -9351,8 +9943,8 @@ export interface operations {
                 radius_km?: number;
                 /** @description remote, local, nationwide or hybrid */
                 service_type?: "remote" | "local" | "nationwide" | "hybrid";
-                /** @description relevance (default), distance (needs near, or a place named in q), newest (first listed first) or name */
-                sort?: "relevance" | "distance" | "newest" | "name";
+                /** @description relevance (default), distance (needs near, or a place named in q), newest (first listed first), name, or rating (best average of published reviews first, companies without reviews last) */
+                sort?: "relevance" | "distance" | "newest" | "name" | "rating";
                 /** @description Only companies whose profile changed at or after this instant (RFC 3339, e.g. 2026-11-01T00:00:00Z) */
                 updated_since?: string;
             };
@@ -10096,6 +10688,91 @@ export interface operations {
             };
         };
     };
+    "reviews.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 (poor) to 5 (excellent) */
+                    rating: number;
+                    /** @description What the customer said about the work, in their words */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentReviewResult"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "proposals.createBatch": {
         parameters: {
             query?: never;
@@ -10259,6 +10936,127 @@ export interface operations {
             };
         };
     };
+    "reviews.list": {
+        parameters: {
+            query: {
+                /** @description The company whose reviews to list */
+                company_id: string;
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewList"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.reportByAgent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                    /** @description fake, offensive, personal_data, wrong_company or other */
+                    reason: "fake" | "offensive" | "personal_data" | "wrong_company" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "agents.rotateKey": {
         parameters: {
             query?: never;
@@ -10387,7 +11185,7 @@ export interface operations {
                     /** @description A note for yourself */
                     description?: string;
                     /** @description Event types to receive; default: all */
-                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified" | "review.published")[];
                     /** @description https URL (http only outside production) on a public address; redirects are not followed */
                     url: string;
                 };
@@ -10604,7 +11402,7 @@ export interface operations {
                     description?: string;
                     /** @description false disables; true re-enables (also after gone/failing) and clears the failure counters */
                     enabled?: boolean;
-                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified")[];
+                    event_types?: ("proposal.responded" | "proposal.approved" | "proposal.rejected" | "proposal.message" | "proposal.restored" | "proposal.deleted" | "agent.deactivated" | "agent.reactivated" | "company.unverified" | "review.published")[];
                     /** @description https URL (http only outside production) on a public address; redirects are not followed */
                     url?: string;
                 };
@@ -11639,6 +12437,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+        };
+    };
+    "reviews.publishByLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rating: number | string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
