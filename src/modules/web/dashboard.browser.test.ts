@@ -428,6 +428,7 @@ describe('dashboard in a browser', () => {
     await hours.getByRole('row', { name: 'Sunday Closed' }).waitFor();
     await page.getByText(/^(Open|Closed) now/).waitFor();
     await page.getByText('€45–€90 per job').waitFor();
+    await axe(page, 'company-page-hours');
     await shot(page, 'company-page-hours', true);
   });
 
