@@ -119,6 +119,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
 
   const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration });
   const ownership = createOwnershipService({ db, companies });
+  const reviews = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
   // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
   const entitlements = createEntitlements(db);
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
@@ -133,7 +134,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
         log,
       })
     : undefined;
-  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ...(searchIndex ? { index: searchIndex } : {}) });
+  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings, ...(searchIndex ? { index: searchIndex } : {}) });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
   const crawl = createCrawlService({
     repo: createCrawlRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
@@ -158,7 +159,6 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const verifiers: AuthVerifiers = { bearer: auth.verifyBearer, owns: ownership.owns, apiKey: agents.verifyApiKey };
   const guards = createGuards(verifiers);
-  const reviews = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
   const proposals = createProposalsService({
     db, companies, agents, ownership, mail,
     ownerEmailsOf: ownership.ownerEmailsOf,

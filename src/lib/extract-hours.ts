@@ -32,13 +32,19 @@ const TIME_RANGE = `${TIME}${TIME_SEP}${TIME}`;
 const CLOSED = `closed|geschlossen|ruhetag|fermé|ferme|cerrado`;
 const ALL_DAY = `(?:open\\s+)?24\\s*(?:hours|hrs|h|std\\.?|stunden)`;
 const TIME_SPEC = `(?:${TIME_RANGE}(?:${LIST_WORD}${TIME_RANGE})*|${CLOSED}|${ALL_DAY})`;
+// Compiled once: the crawl reads every line of every page through them.
+const LIST_SPLIT = new RegExp(LIST_WORD, 'iu');
+const RANGE_SPLIT = new RegExp(RANGE_WORD, 'iu');
+const TIME_SPLIT = new RegExp(`${TIME_SEP}(?=\\d)`, 'iu');
+const CLOSED_ONLY = new RegExp(`^(?:${CLOSED})$`, 'iu');
+const ALL_DAY_ONLY = new RegExp(`^${ALL_DAY}$`, 'iu');
 const ENTRY = new RegExp(`(?<![\\p{L}\\d])(${DAY_SPEC})\\s*(?::|,|-|–)?\\s*(?:(?:from|de|von|ab|desde|open)\\s+)?(${TIME_SPEC})(?![\\p{L}\\d])`, 'giu');
 
 /** The weekdays a day spec names ("mon-fri", "sa, so", "lundi au vendredi"). */
 function daysOf(spec: string): number[] {
   const days = new Set<number>();
-  for (const part of spec.split(new RegExp(LIST_WORD, 'iu'))) {
-    const ends = part.split(new RegExp(RANGE_WORD, 'iu')).map((w) => DAY_INDEX.get(w.replace(/\.$/, '').trim()));
+  for (const part of spec.split(LIST_SPLIT)) {
+    const ends = part.split(RANGE_SPLIT).map((w) => DAY_INDEX.get(w.replace(/\.$/, '').trim()));
     if (ends.some((d) => d === undefined)) continue;
     const [from, to] = [ends[0]!, ends[ends.length - 1]!];
     for (let d = from; ; d = (d + 1) % 7) {
@@ -66,7 +72,7 @@ const hhmm = (hour: number, minute: number) => `${String(hour).padStart(2, '0')}
 
 /** "8am–5pm", "8–17 Uhr", "9-5" (a close at or before a bare open is afternoon), "9h30-18h". */
 function readRange(raw: string): TimeRange | undefined {
-  const [a, b] = raw.split(new RegExp(`${TIME_SEP}(?=\\d)`, 'iu'));
+  const [a, b] = raw.split(TIME_SPLIT);
   const open = a && readTime(a);
   const close = b && readTime(b);
   if (!open || !close) return undefined;
@@ -92,12 +98,12 @@ export function hoursFromText(text: string): OpeningHours | undefined {
       const spec = m[2]!.toLowerCase();
       // "We do 3-4 jobs": a lone abbreviation before bare numbers is prose unless other hours stand beside it.
       const abbreviated = days.length === 1 && m[1]!.replace(/\.$/, '').length <= 3;
-      const doubtful = abbreviated && !/\d[:.h]\d|[ap]\.?m|uhr|\dh\b/iu.test(spec) && !new RegExp(`^(?:${CLOSED})$`, 'iu').test(spec);
+      const doubtful = abbreviated && !/\d[:.h]\d|[ap]\.?m|uhr|\dh\b/iu.test(spec) && !CLOSED_ONLY.test(spec);
       let ranges: TimeRange[] | undefined;
-      if (new RegExp(`^(?:${CLOSED})$`, 'iu').test(spec)) ranges = [];
-      else if (new RegExp(`^${ALL_DAY}$`, 'iu').test(spec)) ranges = [['00:00', '24:00']];
+      if (CLOSED_ONLY.test(spec)) ranges = [];
+      else if (ALL_DAY_ONLY.test(spec)) ranges = [['00:00', '24:00']];
       else {
-        const parts = spec.split(new RegExp(LIST_WORD, 'iu')).map(readRange);
+        const parts = spec.split(LIST_SPLIT).map(readRange);
         if (parts.some((p) => !p)) continue;
         ranges = parts as TimeRange[];
       }

@@ -4,8 +4,8 @@ import type { Config } from '../config.js';
 /** Query parameters whose values are secrets (magic-link tokens, download tokens, keys). */
 const SECRET_PARAMS = /([?&](?:token|api_key|key|code|password|secret)=)[^&#]*/gi;
 
-/** Path segments that are secrets (the single-use scan download token). */
-const SECRET_PATHS = /(\/api\/scans\/download\/)[^/?#]+/gi;
+/** Path segments that are secrets (the single-use scan download token, a customer's review link). */
+const SECRET_PATHS = /(\/api\/scans\/download\/|^\/reviews\/)[^/?#]+/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[REDACTED]').replace(SECRET_PATHS, '$1[REDACTED]');

@@ -3,9 +3,7 @@ import type { Guards } from '../../platform/auth.js';
 import type { ReachabilityOf } from '../proposals/proposals.reachability.js';
 import type { CompaniesService } from './companies.service.js';
 import type { ToolsService } from './tools.service.js';
-import { companiesRoutes, type CompaniesRoutesOptions } from './companies.routes.js';
-
-type CompaniesRoutesRatings = CompaniesRoutesOptions['ratingsOf'];
+import { companiesRoutes } from './companies.routes.js';
 import {
   CategoriesResponseSchema,
   ChangesResponseSchema,
@@ -46,7 +44,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     ...toolSchemas,
   ],
   async agentRoutes(agent, { companies, reachability, reviews }) {
-    await agent.register(companiesRoutes, { companies, reachabilityOf: reachability, ratingsOf: reviews.ratings as CompaniesRoutesRatings });
+    await agent.register(companiesRoutes, { companies, reachabilityOf: reachability, ratingsOf: reviews.ratings });
   },
   async routes(app, { tools, guards }) {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { redactUrl } from '../../platform/logging.js';
 import { actors, companyFixture, seedCompanies, useTestApp, type Agent, type Owner } from '../../../test/helpers/index.js';
 
 /** Reviews from real proposals only (issue 39): the rules, on the route table, on both stores. */
@@ -54,6 +55,7 @@ describe('reviews from the customers of approved proposals', () => {
     await approve(id);
     const token = await linkIn('jane@customers.example', /How was the work of Lakeside Roofing/);
     assert.ok(token, 'the customer got the link');
+    assert.equal(redactUrl(`/reviews/${token}`), '/reviews/[REDACTED]', 'the link is a secret: never logged');
     const form = await t.app.inject({ method: 'GET', url: `/reviews/${token}` });
     assert.equal(form.statusCode, 200);
     assert.match(form.body, /How was the work of Lakeside Roofing\?/);

@@ -101,6 +101,11 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     return body;
   };
 
+  async function listPublished(companyId: string, limit: number, offset: number): Promise<ReviewList> {
+    const [rows, rating] = await Promise.all([repo.published(companyId, limit, offset), ratings([companyId])]);
+    return { reviews: rows.map(toReview), rating: rating.get(companyId)!, offset, limit };
+  }
+
   return {
     /**
      * Called in the transaction that approves a proposal: invites its customer to review the work (one link,
@@ -188,13 +193,10 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     /** Published reviews of a live company; an unknown one is 404. */
     async listForCompany(companyId: string, limit: number, offset: number): Promise<ReviewList> {
       if (!(await repo.companyExists(companyId))) throw notFound('Company');
-      return this.listPublished(companyId, limit, offset);
+      return listPublished(companyId, limit, offset);
     },
 
-    async listPublished(companyId: string, limit: number, offset: number): Promise<ReviewList> {
-      const [rows, rating] = await Promise.all([repo.published(companyId, limit, offset), ratings([companyId])]);
-      return { reviews: rows.map(toReview), rating: rating.get(companyId)!, offset, limit };
-    },
+    listPublished,
 
     ratings,
 

@@ -39,13 +39,14 @@ export function postFilterOf(q: SearchQuery): PostFilter {
 
 export const isPostFiltered = (p: PostFilter): boolean => Boolean(p.openAt || p.maxPrice || p.minRating !== undefined);
 
-export function passes(f: PostFilterFacts, p: PostFilter): boolean {
-  if (p.openAt && (!f.opening_hours || !f.timezone || !isOpenAt(f.opening_hours, f.timezone, p.openAt))) return false;
+/** Whether a company passes; `f` is read only for open_* and max_price, `average` (its rating) only for min_rating. */
+export function passes(f: PostFilterFacts | undefined, p: PostFilter, average: number | null = null): boolean {
+  if (p.openAt && (!f?.opening_hours || !f.timezone || !isOpenAt(f.opening_hours, f.timezone, p.openAt))) return false;
   if (p.maxPrice) {
-    if (!f.price_range) return false;
+    if (!f?.price_range) return false;
     const from = convert(f.price_range.from, f.price_range.currency, p.maxPrice.currency);
     if (from === undefined || from > p.maxPrice.amount) return false;
   }
-  if (p.minRating !== undefined && (f.rating_average === null || f.rating_average < p.minRating)) return false;
+  if (p.minRating !== undefined && (average === null || average < p.minRating)) return false;
   return true;
 }

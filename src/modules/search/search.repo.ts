@@ -30,13 +30,18 @@ export interface PostFilterFacts {
   opening_hours: OpeningHours | null;
   timezone: string | null;
   price_range: PriceRange | null;
-  /** Mean of the published reviews (null without any) and their count. */
-  rating_average: number | null;
-  rating_count: number;
 }
 
-/** A company's rating from its published reviews (the reviews module writes them; search only reads). */
-const RATING_SQL = `SELECT avg(rv.rating)::float8 AS rating_average, count(*)::int AS rating_count FROM reviews rv WHERE rv.company_id = c.id AND rv.status = 'published'`;
+/** The ORDER BY of a browse: featured, verified, then name; or the sort asked for (distance appends its point to `params`). */
+function browseOrder(filters: SearchFilters, sort: BrowseSort, params: unknown[]): string {
+  if (sort === 'newest') return 'c.created_at DESC, c.id';
+  if (sort === 'name') return 'lower(c.name), c.id';
+  if (sort === 'distance' && filters.near) {
+    params.push(filters.near.latitude, filters.near.longitude);
+    return `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
+  }
+  return 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
+}
 
 /** Browse orders (text searches are ordered by the service). */
 export type BrowseSort = 'default' | 'distance' | 'newest' | 'name';
@@ -398,9 +403,7 @@ export function createSearchRepo(db: Db) {
     async postFilterFacts(ids: string[]): Promise<PostFilterFacts[]> {
       if (ids.length === 0) return [];
       return db.query(
-        `SELECT c.id, c.opening_hours, c.timezone, c.price_range, r.rating_average, r.rating_count FROM companies c
-           LEFT JOIN LATERAL (${RATING_SQL}) r ON true
-          WHERE c.id = ANY($1::uuid[]) AND c.deleted_at IS NULL`,
+        'SELECT id, opening_hours, timezone, price_range FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL',
         [ids],
       );
     },
@@ -411,17 +414,10 @@ export function createSearchRepo(db: Db) {
      */
     async browsePostFiltered(filters: SearchFilters, need: { hours: boolean; price: boolean }, cap: number, sort: BrowseSort = 'default'): Promise<PostFilterFacts[]> {
       const w = whereFilters(filters, 2);
-      let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
       const params: unknown[] = [cap, ...w.params];
-      if (sort === 'newest') order = 'c.created_at DESC, c.id';
-      else if (sort === 'name') order = 'lower(c.name), c.id';
-      else if (sort === 'distance' && filters.near) {
-        params.push(filters.near.latitude, filters.near.longitude);
-        order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
-      }
+      const order = browseOrder(filters, sort, params);
       return db.query(
-        `SELECT c.id, c.opening_hours, c.timezone, c.price_range, r.rating_average, r.rating_count FROM companies c
-           LEFT JOIN LATERAL (${RATING_SQL}) r ON true
+        `SELECT c.id, c.opening_hours, c.timezone, c.price_range FROM companies c
           WHERE ${w.sql}${need.hours ? ' AND c.opening_hours IS NOT NULL AND c.timezone IS NOT NULL' : ''}${need.price ? ' AND c.price_range IS NOT NULL' : ''}
           ORDER BY ${order} LIMIT $1`,
         params,
@@ -431,14 +427,8 @@ export function createSearchRepo(db: Db) {
     /** The filtered directory without a query: featured, then verified, then by name (or by the sort asked for). */
     async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default'): Promise<{ rows: CompanyRecord[]; total: number }> {
       const w = whereFilters(filters, 3);
-      let order = 'c.is_featured DESC, c.is_verified DESC, c.name, c.id';
       const params: unknown[] = [limit, offset, ...w.params];
-      if (sort === 'newest') order = 'c.created_at DESC, c.id';
-      else if (sort === 'name') order = 'lower(c.name), c.id';
-      else if (sort === 'distance' && filters.near) {
-        params.push(filters.near.latitude, filters.near.longitude);
-        order = `${distanceSql(`$${params.length - 1}`, `$${params.length}`)} ASC NULLS LAST, c.name, c.id`;
-      }
+      const order = browseOrder(filters, sort, params);
       const rows = await db.query<CompanyRecord>(
         `SELECT ${COMPANY_COLUMNS.replace(/(^|,\s*)(\w)/g, '$1c.$2')} FROM companies c WHERE ${w.sql}
           ORDER BY ${order} LIMIT $1 OFFSET $2`,

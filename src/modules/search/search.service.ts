@@ -26,6 +26,8 @@ export interface SearchServiceDeps {
    * weak matches: the insights module records it. Must not throw or block.
    */
   onWeakResult?: (event: WeakSearchEvent) => void;
+  /** Ratings from published reviews (the reviews module's read port): results carry them, min_rating and sort=rating read them. */
+  ratingsOf?: (companyIds: string[]) => Promise<Map<string, { average: number | null; count: number }>>;
   /** Relevance thresholds (relevance.ts); calibration scripts pass their own. */
   relevance?: RelevanceThresholds;
   /** Calibration and evaluation scripts: every ranked candidate of a computed text search with its evidence. */
@@ -52,7 +54,7 @@ export const WEAK_SIMILARITY = 0.47;
  * Hybrid search: query understanding (search.places.ts), retrieval from the index or the database
  * (search.retrieval.ts), ranking (search.ranking.ts, relevance.ts) and the answer cache, here.
  */
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, relevance: thresholds = defaultRelevance, explain }: SearchServiceDeps) {
+export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, relevance: thresholds = defaultRelevance, explain }: SearchServiceDeps) {
   const { rank } = createRetrieval({ repo, embeddings, tuning, index });
 
   /**
@@ -92,7 +94,6 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     const { ctx, text } = resolvePlaceContext(q);
     const filters = resolveFilters(q, ctx);
     const sort = q.sort ?? 'relevance';
-    // open_now is read at the minute of the request (the cache keeps an answer for that minute at most).
     const post = postFilterOf(q);
     // Answers that depend on ratings are not kept: a published review does not change the corpus version.
     const cacheable = post.minRating === undefined && sort !== 'rating';
@@ -169,15 +170,12 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
-    let postFacts = new Map<string, PostFilterFacts>();
-    if (isPostFiltered(post) || sort === 'rating') {
-      postFacts = new Map((await repo.postFilterFacts(ranked.map((r) => r.id))).map((f) => [f.id, f]));
-      if (isPostFiltered(post)) ranked = ranked.filter((r) => postFacts.has(r.id) && passes(postFacts.get(r.id)!, post));
-    }
+    const { facts: postFacts, ratings } = await postFilterInputs(ranked.map((r) => r.id), post, sort);
+    if (isPostFiltered(post)) ranked = ranked.filter((r) => passes(postFacts.get(r.id), post, ratings.get(r.id)?.average ?? null));
     const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
     if (ctx || (sort !== 'relevance' && sort !== 'rating')) for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
     if (ctx) ranked = withPlaceBonus(ranked, ctx, facts, { similarity, bestSimilarity, floor: tuning.minSimilarity });
-    if (sort === 'rating') ranked = sortStable(ranked, (r) => -(postFacts.get(r.id)?.rating_average ?? -Infinity));
+    if (sort === 'rating') ranked = sortStable(ranked, (r) => -(ratings.get(r.id)?.average ?? -Infinity));
     else if (sort !== 'relevance') {
       ranked = sortStable(ranked, (r) => {
         const f = facts.get(r.id);
@@ -198,12 +196,25 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
   }
 
-  /** Each listed company's rating (published reviews): one read for the page. */
-  async function withRatings<C extends { id: string }>(list: C[]): Promise<(C & { rating: { average: number | null; count: number } })[]> {
-    const facts = new Map((await repo.postFilterFacts(list.map((c) => c.id))).map((f) => [f.id, f]));
+  type Rated = { average: number | null; count: number };
+  const ratingsFor = async (ids: string[]): Promise<Map<string, Rated>> => (ratingsOf && ids.length ? ratingsOf(ids) : new Map());
+
+  /** What the post-filters and sort=rating read, each only when asked for: hours and prices, ratings. */
+  async function postFilterInputs(ids: string[], post: PostFilter, sort: SearchSort): Promise<{ facts: Map<string, PostFilterFacts>; ratings: Map<string, Rated> }> {
+    const [rows, ratings] = await Promise.all([
+      post.openAt || post.maxPrice ? repo.postFilterFacts(ids) : Promise.resolve([]),
+      post.minRating !== undefined || sort === 'rating' ? ratingsFor(ids) : Promise.resolve(new Map<string, Rated>()),
+    ]);
+    return { facts: new Map(rows.map((f) => [f.id, f])), ratings };
+  }
+
+  /** Each listed company's rating (published reviews): one read for the page; nothing added without the reviews port. */
+  async function withRatings<C extends { id: string }>(list: C[]): Promise<(C & { rating?: Rated })[]> {
+    if (!ratingsOf) return list;
+    const ratings = await ratingsFor(list.map((c) => c.id));
     return list.map((c) => {
-      const f = facts.get(c.id);
-      return { ...c, rating: { average: f?.rating_average == null ? null : Math.round(f.rating_average * 10) / 10, count: f?.rating_count ?? 0 } };
+      const r = ratings.get(c.id);
+      return { ...c, rating: { average: r?.average ?? null, count: r?.count ?? 0 } };
     });
   }
 
@@ -215,8 +226,9 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     filters: SearchFilters, limit: number, offset: number, ctx: PlaceContext | undefined, sort: SearchSort, post: PostFilter,
   ): Promise<{ result: SearchResult; bestSimilarity: number }> {
     const candidates = await repo.browsePostFiltered(filters, { hours: Boolean(post.openAt), price: Boolean(post.maxPrice) }, POST_FILTER_CAP, sort === 'relevance' || sort === 'rating' ? 'default' : sort);
-    let kept = candidates.filter((f) => passes(f, post));
-    if (sort === 'rating') kept = sortStable(kept, (f) => -(f.rating_average ?? -Infinity));
+    const ratings = post.minRating !== undefined || sort === 'rating' ? await ratingsFor(candidates.map((f) => f.id)) : new Map<string, Rated>();
+    let kept = candidates.filter((f) => passes(f, post, ratings.get(f.id)?.average ?? null));
+    if (sort === 'rating') kept = sortStable(kept, (f) => -(ratings.get(f.id)?.average ?? -Infinity));
     const open = kept.map((f) => f.id);
     const rows = await companies.findManyByIds(open.slice(offset, offset + limit));
     const byId = new Map(rows.map((r) => [r.id, r]));
