@@ -3,3 +3,4 @@ export * from './app.js';
 export * from './actors.js';
 export * from './companies.js';
 export * from './timing.js';
+export * from './multipart.js';

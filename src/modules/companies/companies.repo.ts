@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { COMPANY_COLUMNS, JSON_FIELDS, STORED_FIELDS, type CompanyFields, type CompanyRecord } from './company.record.js';
+import { COMPANY_COLUMNS, JSON_FIELDS, STORED_FIELDS, type ChangeableFields, type CompanyFields, type CompanyRecord } from './company.record.js';
 import { EDITABLE_FIELDS } from './tools.schemas.js';
 
 /** A stored vector and the model that made it. */
@@ -9,11 +9,11 @@ export interface StoredEmbedding {
 }
 
 /** Columns a partial change may set (editable fields plus what derives from them). Nothing else is ever interpolated. */
-const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude', 'timezone']);
+const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude', 'timezone', 'photos']);
 
 const param = (c: string, i: number) => (JSON_FIELDS.has(c) ? `$${i}::jsonb` : `$${i}`);
 /** JSON fields as jsonb text: lists and maps default to empty, opening hours stay SQL NULL when unknown. */
-const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null, price_range: null };
+const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null, price_range: null, photos: [] };
 const value = (c: string, v: unknown) => {
   if (!JSON_FIELDS.has(c)) return v;
   const json = v ?? JSON_EMPTY[c] ?? null;
@@ -85,7 +85,7 @@ export function createCompaniesRepo(db: Queryable) {
     },
 
     /** Sets the given columns (whitelisted), a new embedding when given and the fields set by hand. The search_vector follows by trigger. */
-    async update(id: string, values: Partial<CompanyFields>, extra: { embedding?: StoredEmbedding | undefined; ownerEditedFields?: string[] } = {}): Promise<CompanyRecord> {
+    async update(id: string, values: ChangeableFields, extra: { embedding?: StoredEmbedding | undefined; ownerEditedFields?: string[] } = {}): Promise<CompanyRecord> {
       const sets: string[] = [];
       const params: unknown[] = [id];
       const p = (v: unknown, cast = '') => {

@@ -92,6 +92,18 @@ export const PriceRangeSchema = Type.Object(
   { $id: 'PriceRange', additionalProperties: false },
 );
 
+export const PhotoSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    url: Type.String({ description: 'Public URL of the photo: a JPEG of at most 1600 px, without metadata' }),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    caption: Type.String({ description: 'What the photo shows, in the owner\'s words; may be empty' }),
+  },
+  { $id: 'Photo' },
+);
+export type Photo = Static<typeof PhotoSchema>;
+
 export const CompanyProfileSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -121,6 +133,7 @@ export const CompanyProfileSchema = Type.Object(
     open_now: Type.Union([Type.Boolean(), Type.Null()], { description: 'Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown' }),
     next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')], { description: 'What the company charges; null when unknown' }),
+    photos: Type.Array(Type.Ref('Photo'), { description: 'The company\'s gallery, in the owner\'s order; empty when none' }),
     rating: Type.Optional(Type.Ref('Rating', { description: 'Average, count and distribution of the published reviews (on lookups by id or website); the reviews themselves: GET /reviews?company_id={id}' })),
     accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
     profile_url: Type.String(),

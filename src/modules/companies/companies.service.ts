@@ -9,7 +9,7 @@ import { normalizeDomain } from '../../lib/url.js';
 import { createCompaniesRepo } from './companies.repo.js';
 import { CATEGORIES, type ChangesResponse, type CompanyProfile, type CompanySummary } from './companies.schemas.js';
 import { createCompanyIngest } from './company.ingest.js';
-import type { CompanyRecord } from './company.record.js';
+import { publicPhotos, type CompanyRecord } from './company.record.js';
 import { createCompanyWriter } from './company.write.js';
 
 export { canonicalCategory } from './company.normalize.js';
@@ -113,6 +113,7 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         timezone: row.timezone ?? null,
         ...openNow(row, new Date()),
         price_range: row.price_range ?? null,
+        photos: publicPhotos(baseUrl, row),
         accepts_proposals: row.is_verified,
         profile_url: profileUrl(row.id),
         created_at: new Date(row.created_at).toISOString(),

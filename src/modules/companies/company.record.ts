@@ -42,11 +42,21 @@ export interface CompanyRecord {
   timezone: string | null;
   /** What the company charges, from–to in a currency per unit (lib/price-range.ts), null when unknown. */
   price_range: PriceRange | null;
+  /** The published gallery in order (0029_company_photos.sql); the bytes are in company_photos. Never written by imports or the crawl. */
+  photos: CompanyPhoto[];
   /** Fields the owner set by hand: a re-crawl keeps them. */
   owner_edited_fields: string[];
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+}
+
+/** One photo of the gallery as companies.photos keeps it. */
+export interface CompanyPhoto {
+  id: string;
+  width: number;
+  height: number;
+  caption: string;
 }
 
 /** The stored fields that importers, the crawl, owners and administrators write (everything else is the database's). */
@@ -62,8 +72,16 @@ export type StoredField = (typeof STORED_FIELDS)[number];
 /** A whole company ready to store: every stored field, normalised and derived (company.normalize.ts). */
 export type CompanyFields = Pick<CompanyRecord, StoredField>;
 
-/** Stored fields kept as jsonb. */
-export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range']);
+/** What a person's change may set: stored fields and the gallery (which only its own routes write). */
+export type ChangeableFields = Partial<CompanyFields> & { photos?: CompanyPhoto[] };
+
+/** Columns kept as jsonb. */
+export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range', 'photos']);
 
 /** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
-export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, owner_edited_fields, created_at, updated_at, deleted_at`;
+export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, photos, owner_edited_fields, created_at, updated_at, deleted_at`;
+
+/** The published gallery as people and agents read it: each photo with its public URL (served by GET /api/tools/{id}/photos/{photo_id}). */
+export function publicPhotos(baseUrl: string, row: Pick<CompanyRecord, 'id' | 'photos'>): (CompanyPhoto & { url: string })[] {
+  return (row.photos ?? []).map((p) => ({ id: p.id, url: `${baseUrl}/api/tools/${row.id}/photos/${p.id}`, width: p.width, height: p.height, caption: p.caption }));
+}

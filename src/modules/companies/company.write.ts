@@ -8,19 +8,19 @@ import { isoTimeOrNull } from '../../lib/time.js';
 import { createCompaniesRepo, type StoredEmbedding } from './companies.repo.js';
 import { createCompanyHistoryRepo } from './company-history.repo.js';
 import { derivedFields } from './company.normalize.js';
-import type { CompanyFields, CompanyRecord } from './company.record.js';
+import type { ChangeableFields, CompanyRecord } from './company.record.js';
 import { embedProfiles, embeddingText, type EmbeddableProfile } from './profile-vector.js';
 import type { FieldChange } from './tools.schemas.js';
 
 /** What a change sets, computed from the company as it is now. */
 export interface EditPlan {
-  values: Partial<CompanyFields>;
+  values: ChangeableFields;
   diff: FieldChange[];
   /** The fields set by hand afterwards (an undo restores them); by default the edited fields join them. */
   ownerEdited?: string[] | undefined;
 }
 
-/** A change by a person (owner or administrator): owner edit, AI edit, its undo, a logo. */
+/** A change by a person (owner or administrator): owner edit, AI edit, its undo, a logo, the gallery. */
 export interface CompanyEdit {
   actor: Actor;
   /** Kept in the edit history: edit, ai_edit, undo, logo. */
@@ -47,7 +47,7 @@ export async function embeddingFor(embeddings: EmbeddingProvider, before: Embedd
 }
 
 /** The values with what derives from them: coordinates follow city and country, the E.164 phone follows phone and country. */
-function withDerived(current: CompanyRecord, values: Partial<CompanyFields>): Partial<CompanyFields> {
+function withDerived(current: CompanyRecord, values: ChangeableFields): ChangeableFields {
   const out = { ...values };
   const derived = derivedFields({ city: out.city ?? current.city, country_code: out.country_code ?? current.country_code, phone: 'phone' in out ? out.phone ?? null : current.phone });
   if ('city' in out || 'country_code' in out) Object.assign(out, { latitude: derived.latitude, longitude: derived.longitude, timezone: derived.timezone });

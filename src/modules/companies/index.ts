@@ -13,8 +13,10 @@ import {
   CompanySummarySchema,
   LocationSchema,
   OpeningHoursSchema,
+  PhotoSchema,
   PriceRangeSchema,
 } from './companies.schemas.js';
+import { photosRoutes } from './photos.routes.js';
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
 
@@ -36,6 +38,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     CompanyLocationSchema,
     OpeningHoursSchema,
     PriceRangeSchema,
+    PhotoSchema,
     CompanySummarySchema,
     CompanyProfileSchema,
     CompanyChangeSchema,
@@ -48,5 +51,6 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
   },
   async routes(app, { tools, guards }) {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });
+    await app.register(photosRoutes, { prefix: '/api/tools', tools, guards });
   },
 };

@@ -7,7 +7,7 @@ import { isoTimeOrNull as iso } from '../../lib/time.js';
 import { createCompaniesRepo } from './companies.repo.js';
 import { createCompanyHistoryRepo } from './company-history.repo.js';
 import { normalizeCompany, recordAsInput } from './company.normalize.js';
-import type { CompanyFields, CompanyRecord } from './company.record.js';
+import { publicPhotos, type CompanyFields, type CompanyRecord } from './company.record.js';
 import type { CompanyInput } from './companies.schemas.js';
 import {
   EDITABLE_FIELDS,
@@ -101,6 +101,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       opening_hours: row.opening_hours ?? null,
       timezone: row.timezone ?? null,
       price_range: row.price_range ?? null,
+      photos: publicPhotos(baseUrl, row),
       accepts_proposals: row.is_verified,
       subscription: manage ? toSubscription(sub) : null,
       owner_edited_fields: manage ? row.owner_edited_fields : [],

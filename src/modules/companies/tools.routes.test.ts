@@ -2,15 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { bearer, companyFixture, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../../test/helpers/index.js';
+import { bearer, companyFixture, multipartForm, seedCompanies, signInAdmin, signInOwner, useTestApp } from '../../../test/helpers/index.js';
 
 /** A multipart/form-data body with one file part. */
-function multipartBody(file: Buffer, filename = 'logo.png', contentType = 'image/png') {
-  const boundary = `----agp${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, file, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+const multipartBody = (file: Buffer, filename = 'logo.png', contentType = 'image/png') => multipartForm([{ name: 'file', data: file, filename, contentType }]);
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();

@@ -140,6 +140,7 @@ export const ToolDetailResponseSchema = Type.Object(
     opening_hours: Type.Union([Type.Null(), Type.Ref('OpeningHours')]),
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the city, which the opening hours are in (set by the service)' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')]),
+    photos: Type.Array(Type.Ref('Photo')),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),
     owner_edited_fields: Type.Array(Type.String(), { description: 'Fields set by hand; a re-crawl keeps them. Empty on the public view' }),
@@ -196,6 +197,27 @@ export const LogoResponseSchema = Type.Object({
   height: Type.Integer(),
   size_bytes: Type.Integer(),
   original_format: Type.String({ description: 'Format detected from the uploaded bytes' }),
+});
+
+export const PhotoIdParams = Type.Object({
+  tool_id: Type.String({ format: 'uuid' }),
+  photo_id: Type.String({ format: 'uuid' }),
+});
+
+export const PhotoUploadBodySchema = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The photo: JPEG, PNG or WebP (recognised by content), at most 8 MB and 8000×8000 px' }),
+  caption: Type.Optional(Type.String({ maxLength: 200, description: 'What the photo shows' })),
+}, { required: ['file'] });
+
+export const PhotoChangeSchema = Type.Object({
+  caption: Type.Optional(Type.String({ maxLength: 200 })),
+  position: Type.Optional(Type.Integer({ minimum: 0, description: 'Move the photo to this place in the gallery (0 is first)' })),
+}, { additionalProperties: false, minProperties: 1 });
+
+export const GalleryResponseSchema = Type.Object({
+  photo: Type.Optional(Type.Ref('Photo')),
+  photos: Type.Array(Type.Ref('Photo'), { description: 'The whole gallery after the change, in order' }),
+  max_photos: Type.Integer(),
 });
 
 export const AiEditRequestSchema = Type.Object(

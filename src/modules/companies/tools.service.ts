@@ -12,6 +12,7 @@ import { createCompanyHistoryRepo } from './company-history.repo.js';
 import { createCompanyListingsRepo } from './company-listings.repo.js';
 import { createToolsAdmin, SubscriptionStatuses } from './tools.admin.js';
 import { createToolsAiEdit } from './tools.ai-edit.js';
+import { createToolsPhotos } from './tools.photos.js';
 import { createToolsEditing, type SubscriptionRecords } from './tools.editing.js';
 import type { ToolDetailResponse, ToolResponse } from './tools.schemas.js';
 
@@ -39,7 +40,7 @@ export interface ToolsServiceDeps {
 
 /**
  * Company management (the spec's "tools" routes): what owners and administrators read and change.
- * Verb groups: reading, editing, deleting and the logo here; the AI edit in tools.ai-edit.ts;
+ * Verb groups: reading, editing, deleting and the logo here; the AI edit in tools.ai-edit.ts; the gallery in tools.photos.ts;
  * administrator actions in tools.admin.ts; what they share in tools.editing.ts.
  */
 export function createToolsService(deps: ToolsServiceDeps) {
@@ -117,6 +118,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
     },
 
     ...createToolsAiEdit({ db, llm: deps.llm, editing, companies }),
+    ...createToolsPhotos({ db, companies, baseUrl, getRow }),
     ...createToolsAdmin({ db, audit, editing, companies, subscriptions: deps.subscriptions, events: deps.events }),
   };
 }

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../lib/html.js';
 import { openStatusLine, schemaOrgHours, weekLines, type OpeningHours } from '../../lib/opening-hours.js';
 import { priceLine, type PriceRange } from '../../lib/price-range.js';
 import type { ReviewList } from '../reviews/reviews.schemas.js';
-import type { CompanyProfile } from '../companies/companies.schemas.js';
+import type { CompanyProfile, Photo } from '../companies/companies.schemas.js';
 import { layout } from './site.layout.js';
 import { siteUrl, type SiteContext } from './site.pages.listing.js';
 import { categorySlug, locationOf } from './site.listed.js';
@@ -65,6 +65,8 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
   if (p.founded_year) org.foundingDate = String(p.founded_year);
   if (p.opening_hours) org.openingHoursSpecification = schemaOrgHours(p.opening_hours as OpeningHours);
   if (p.price_range) org.priceRange = priceLine(p.price_range as PriceRange);
+  const photos = galleryOf(ctx, p);
+  if (photos.length) org.image = photos.map((x) => ({ '@type': 'ImageObject', contentUrl: x.url, width: x.width, height: x.height, ...(x.caption ? { caption: x.caption } : {}) }));
   // Reviews only from customers of proposals approved through the directory (never scan scores).
   if (v.reviews && v.reviews.rating.count > 0) {
     org.aggregateRating = { '@type': 'AggregateRating', ratingValue: v.reviews.rating.average, reviewCount: v.reviews.rating.count, bestRating: 5, worstRating: 1 };
@@ -80,6 +82,20 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
     ],
   };
   return [org, crumbs];
+}
+
+/** Gallery photos the page's CSP lets load (this site's own photo store). */
+function galleryOf(ctx: SiteContext, p: CompanyProfile): Photo[] {
+  return ((p.photos ?? []) as Photo[]).filter((x) => x.url.startsWith(`${ctx.baseUrl}/`));
+}
+
+/** The gallery: the owner's photos with their captions (the caption, or a plain description, is the alt text). */
+function photosSection(ctx: SiteContext, p: CompanyProfile): SafeHtml | '' {
+  const photos = galleryOf(ctx, p);
+  if (!photos.length) return '';
+  return html`<section aria-labelledby="photos-h"><h2 id="photos-h">Photos</h2>
+<ul class="gallery">${photos.map((x, i) => html`<li><figure><a href="${x.url}"><img src="${x.url}" alt="${x.caption || `Photo ${i + 1} of ${photos.length} from ${p.name}`}" width="${x.width}" height="${x.height}" loading="lazy"></a>${x.caption ? html`<figcaption>${x.caption}</figcaption>` : ''}</figure></li>`)}</ul>
+</section>`;
 }
 
 /** Reviews: the rating and the latest published reviews with the company's answers. */
@@ -123,7 +139,7 @@ export function companyPage(ctx: SiteContext, v: CompanyView): string {
     title: `${p.name}${place ? ` (${place})` : ''} | ${ctx.siteName}`,
     description: summary,
     canonical: url, siteName: ctx.siteName, baseUrl: ctx.baseUrl, ogType: 'profile',
-    ...(logo ? { ogImage: logo } : {}),
+    ...(logo ?? galleryOf(ctx, p)[0]?.url ? { ogImage: logo ?? galleryOf(ctx, p)[0]!.url } : {}),
     alternates: [
       { type: 'application/json', href: p.profile_url, title: `${p.name}: directory record (JSON)` },
       { type: 'text/markdown', href: discoveryUrl(ctx), title: `${ctx.siteName} for agents` },
@@ -135,6 +151,7 @@ ${logo ? html`<img class="logo" src="${logo}" alt="${p.name} logo" width="96" he
 <h1>${p.name}${p.is_verified ? html` <span class="badge" title="The owner confirmed this company">Verified</span>` : ''}</h1>
 <p class="meta">${p.industry || p.category}${place ? html` · ${place}` : ''}</p>
 ${p.description ? paragraphs(p.description) : html`<p>No description yet.</p>`}
+${photosSection(ctx, p)}
 ${p.services.length ? html`<h2>Services</h2><ul>${p.services.map((s) => html`<li>${s}</li>`)}</ul>` : ''}
 ${p.keywords.length ? html`<h2>Keywords</h2><ul class="tags">${p.keywords.map((k) => html`<li>${k}</li>`)}</ul>` : ''}
 ${reviewsSection(v)}

@@ -1238,6 +1238,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/{tool_id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to the gallery (owner or admin)
+         * @description multipart/form-data with one file part "file" (JPEG, PNG or WebP, recognised by content: anything else is 415) and an optional text part "caption" (at most 200 characters). At most 8 MB (413) and 8000×8000 px (422); at most 12 photos per company (409). Stored as a JPEG of at most 1600 px, turned upright, with all metadata (camera, GPS position) removed; the photo is added at the end of the gallery.
+         */
+        post: operations["tools.uploadPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gallery photo (JPEG)
+         * @description Public, stable URL while the photo is in the gallery. Cached for a day, then revalidated with ETag (304).
+         */
+        get: operations["tools.photo"];
+        put?: never;
+        post?: never;
+        /** Remove a photo from the gallery (owner or admin) */
+        delete: operations["tools.deletePhoto"];
+        options?: never;
+        head?: never;
+        /** Caption or move a photo (owner or admin) */
+        patch: operations["tools.changePhoto"];
+        trace?: never;
+    };
     "/api/tools/{tool_id}/reviews": {
         parameters: {
             query?: never;
@@ -2765,6 +2807,8 @@ export interface components {
             open_now: boolean | null;
             /** @description Weekly opening hours in the company's time zone, with dated exceptions; null when unknown */
             opening_hours: null | components["schemas"]["OpeningHours"];
+            /** @description The company's gallery, in the owner's order; empty when none */
+            photos: components["schemas"]["Photo"][];
             /** @description What the company charges; null when unknown */
             price_range: null | components["schemas"]["PriceRange"];
             profile_url: string;
@@ -3270,6 +3314,16 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
             user: components["schemas"]["User"];
+        };
+        Photo: {
+            /** @description What the photo shows, in the owner's words; may be empty */
+            caption: string;
+            height: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Public URL of the photo: a JPEG of at most 1600 px, without metadata */
+            url: string;
+            width: number;
         };
         PriceRange: {
             /** @description ISO 4217 */
@@ -3801,6 +3855,7 @@ export interface components {
             phone: string | null;
             /** @description The phone in E.164, parsed for the company's country; null when it does not parse (set by the service) */
             phone_e164: string | null;
+            photos: components["schemas"]["Photo"][];
             price_range: null | components["schemas"]["PriceRange"];
             /** @description The agent API view of this company */
             profile_url: string;
@@ -8372,6 +8427,311 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.uploadPhoto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description What the photo shows */
+                    caption?: string;
+                    /**
+                     * Format: binary
+                     * @description The photo: JPEG, PNG or WebP (recognised by content), at most 8 MB and 8000×8000 px
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        max_photos: number;
+                        photo?: components["schemas"]["Photo"];
+                        /** @description The whole gallery after the change, in order */
+                        photos: components["schemas"]["Photo"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/jpeg */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.deletePhoto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        max_photos: number;
+                        photo?: components["schemas"]["Photo"];
+                        /** @description The whole gallery after the change, in order */
+                        photos: components["schemas"]["Photo"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.changePhoto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                photo_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    /** @description Move the photo to this place in the gallery (0 is first) */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        max_photos: number;
+                        photo?: components["schemas"]["Photo"];
+                        /** @description The whole gallery after the change, in order */
+                        photos: components["schemas"]["Photo"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
