@@ -388,7 +388,7 @@ describe('dashboard in a browser', () => {
     await shot(page, 'profile', true);
   });
 
-  it('opening hours and prices: the owner sets the week, a holiday and a price range; agents and the public page see them (issue 39)', journey(), async (ctx) => {
+  it('opening hours, prices and photos: the owner sets the week, a holiday, a price range and a photo; agents and the public page see them (issue 39)', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/companies/${companyId}/profile`);
     const form = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Opening hours' }) });
@@ -421,6 +421,21 @@ describe('dashboard in a browser', () => {
     await prices.getByRole('button', { name: 'Save prices' }).click();
     await prices.getByText('Prices saved.').waitFor();
     assert.deepEqual((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().price_range, { from: 45, to: 90, currency: 'EUR', unit: 'job' });
+    // Photos: one added with a caption, shown in the gallery; removing asks first.
+    const gallery = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Photos', exact: true }) });
+    await gallery.scrollIntoViewIfNeeded();
+    await gallery.getByText('No photos yet.').waitFor();
+    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c96a17' } }).jpeg().toBuffer();
+    await gallery.getByLabel(/^Add a photo/).setInputFiles({ name: 'counter.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await gallery.getByLabel('Caption (optional)').fill('Our bread counter');
+    await gallery.getByRole('button', { name: 'Add photo' }).click();
+    await gallery.getByRole('img', { name: 'Our bread counter' }).waitFor();
+    await gallery.getByRole('button', { name: 'Remove Our bread counter' }).click();
+    await gallery.getByRole('button', { name: 'Keep it' }).click();
+    await axe(page, 'photos');
+    await shot(page, 'photos');
+    const photos = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().photos;
+    assert.deepEqual(photos.map((x: { caption: string; width: number }) => [x.caption, x.width]), [['Our bread counter', 800]]);
     const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [companyId]))[0]!.slug;
     await page.goto(`${base}/companies/${slug}`);
     const hours = page.getByRole('table', { name: 'Opening hours' });
@@ -428,6 +443,7 @@ describe('dashboard in a browser', () => {
     await hours.getByRole('row', { name: 'Sunday Closed' }).waitFor();
     await page.getByText(/^(Open|Closed) now/).waitFor();
     await page.getByText('€45–€90 per job').waitFor();
+    await page.getByRole('list').getByRole('img', { name: 'Our bread counter' }).waitFor();
     await axe(page, 'company-page-hours');
     await shot(page, 'company-page-hours', true);
   });
