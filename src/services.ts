@@ -221,7 +221,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
   });
   const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, reviews, baseUrl: config.baseUrl });
-  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, log });
+  const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, reviews, log });
 
   const services: Services = {
     config,

@@ -18,6 +18,7 @@ import {
   searchSummary,
 } from './mcp.summaries.js';
 import { REPLAYED, withIdempotencyKey, zodFromTypeBox, zodFromTypeBoxes, type ToolCallContext, type ToolDef } from './mcp.tools.js';
+import { reviewTools } from './mcp.review-tools.js';
 import { webhookTools } from './mcp.webhook-tools.js';
 
 /**
@@ -223,11 +224,12 @@ function proposalTools(proposals: McpProposalsPort, sender: ProposalSender): Too
 }
 
 export function agentTools(deps: McpServiceDeps, sender: ProposalSender | undefined): ToolDef[] {
-  const { agents, proposals, ask, webhooks } = deps;
+  const { agents, proposals, ask, webhooks, reviews } = deps;
   const tools = directoryTools(deps);
   if (ask) tools.push(askTool(ask));
   if (agents) tools.push(...agentKeyTools(agents));
   if (proposals && sender) tools.push(...proposalTools(proposals, sender));
   if (webhooks) tools.push(...webhookTools(webhooks));
+  if (reviews) tools.push(...reviewTools(reviews));
   return tools;
 }

@@ -5,7 +5,7 @@ import { AskResponseSchema } from '../ask/ask.schemas.js';
 import { CategoriesResponseSchema, CompanyLocationSchema, CompanyProfileSchema, CompanySummarySchema, LocationSchema, OpeningHoursSchema, PhotoSchema, PriceRangeSchema } from '../companies/companies.schemas.js';
 import { BatchResultSchema, ProposalDetailSchema, ProposalListSchema, proposalsSchemas } from '../proposals/proposals.schemas.js';
 import { SearchResponseSchema } from '../search/search.schemas.js';
-import { RatingSchema } from '../reviews/reviews.schemas.js';
+import { reviewsSchemas } from '../reviews/reviews.schemas.js';
 import { WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema, WebhookSecretEnvelopeSchema, webhooksSchemas } from '../webhooks/webhooks.schemas.js';
 import { ANSWER_STATUSES } from '../widget/widget.schemas.js';
 
@@ -14,8 +14,8 @@ type Json = Record<string, unknown>;
 /** The $id'd response schemas the tools' results are built of (the REST routes' own). */
 const REGISTRY = new Map<string, unknown>(
   [
-    ...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas,
-    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, PhotoSchema, RatingSchema,
+    ...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas, ...reviewsSchemas,
+    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, PhotoSchema,
     CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, AskResponseSchema,
   ].map((s): [string, unknown] => [(s as unknown as { $id: string }).$id, s]),
 );

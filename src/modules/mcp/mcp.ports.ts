@@ -6,6 +6,7 @@ import type { ProposalsService } from '../proposals/proposals.service.js';
 import type { SearchService } from '../search/search.service.js';
 import type { McpCompanyAnswersPort } from './mcp.company-tools.js';
 import type { ToolRunnerDeps } from './mcp.tools.js';
+import type { McpReviewsPort } from './mcp.review-tools.js';
 import type { McpWebhooksPort } from './mcp.webhook-tools.js';
 
 /** What the MCP servers use of the other modules (ports: tests pass only what they exercise). */
@@ -33,5 +34,6 @@ export interface McpServiceDeps {
   /** The chat widget's answerer: a company's own server answers questions about it from its profile and pages. */
   companyAnswers?: McpCompanyAnswersPort;
   webhooks?: McpWebhooksPort;
+  reviews?: McpReviewsPort;
   log: ToolRunnerDeps['log'];
 }

@@ -125,3 +125,14 @@ export function companyAnswerSummary(d: Data): string {
   const contact = [c.website && `website ${c.website}`, c.email && `email ${c.email}`, c.phone && `phone ${c.phone}`].filter(Boolean).join('; ');
   return [`answer_status: ${text(d.answer_status)} (${STATUS_LABEL[text(d.answer_status)] ?? ''})`, text(d.answer), `Contact ${text(d.company_name)}: ${contact}.`, text(c.proposals)].join('\n');
 }
+
+/** A company's rating and its reviews, one line each (stars, author, date, text, the company's answer). */
+export function reviewListSummary(d: Data): string {
+  const rating = (d.rating ?? {}) as { average?: number | null; count?: number };
+  const reviews = list(d.reviews);
+  if (!rating.count) return 'No published reviews yet.';
+  return [
+    `Rated ${text(rating.average)} out of 5 from ${text(rating.count)} review(s), each by the customer of a proposal the company approved:`,
+    ...reviews.map((r) => `- ${text(r.rating)}/5 by ${text(r.author)} on ${text(r.published_at).slice(0, 10)}: ${clip(text(r.text), 300)}${r.reply ? ` (answer: ${clip(text((r.reply as Data).text), 200)})` : ''} · id ${text(r.id)}`),
+  ].join('\n');
+}

@@ -11,7 +11,8 @@ type ToolResult = { content: { type: string; text: string }[]; structuredContent
 
 const AGENT_TOOLS = ['search_companies', 'get_company', 'get_company_by_website', 'list_categories', 'ask', 'register_agent', 'get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal'];
 const WEBHOOK_TOOLS = ['create_webhook', 'list_webhooks', 'update_webhook', 'delete_webhook', 'rotate_webhook_secret', 'list_webhook_deliveries', 'redeliver_webhook', 'send_test_webhook'];
-const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal', ...WEBHOOK_TOOLS];
+const REVIEW_TOOLS = ['list_reviews', 'submit_review', 'report_review'];
+const KEY_TOOLS = ['get_me', 'create_proposal', 'create_batch_proposals', 'list_proposals', 'get_proposal', 'reply_to_proposal', ...WEBHOOK_TOOLS, 'submit_review', 'report_review'];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('MCP servers', () => {
@@ -73,7 +74,7 @@ describe('MCP servers', () => {
       const client = await connect();
       try {
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((x) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS].sort());
+        assert.deepEqual(tools.map((x) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS, ...REVIEW_TOOLS].sort());
         const search = tools.find((x) => x.name === 'search_companies')!;
         const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
         assert.equal(props.limit!.maximum, 20);
@@ -292,7 +293,7 @@ describe('MCP servers', () => {
       const list = await modern('tools/list');
       assert.equal(list.status, 200);
       assert.equal(list.body.result.resultType, 'complete');
-      assert.deepEqual(list.body.result.tools.map((x: { name: string }) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS].sort());
+      assert.deepEqual(list.body.result.tools.map((x: { name: string }) => x.name).sort(), [...AGENT_TOOLS, ...WEBHOOK_TOOLS, ...REVIEW_TOOLS].sort());
       assert.equal(typeof list.body.result.ttlMs, 'number');
 
       const call = await modern('tools/call', { name: 'get_company', arguments: { company_id: verifiedId } }, { id: 'c1' });
