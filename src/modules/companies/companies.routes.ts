@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import type { CompaniesService } from './companies.service.js';
-import { CategoriesResponseSchema, ChangesQuerySchema, CompanyIdParams, WebsiteParams, type CompanyProfile } from './companies.schemas.js';
+import { CategoriesResponseSchema, ChangesQuerySchema, CompanyIdParams, WebsiteParams, type CompanyChange, type CompanyProfile } from './companies.schemas.js';
 
 export interface CompaniesRoutesOptions {
   companies: CompaniesService;
@@ -35,7 +35,13 @@ export async function companiesRoutes(app: App, { companies, reachabilityOf, rat
       querystring: ChangesQuerySchema,
       response: { 200: Type.Ref('ChangesResponse'), ...errorResponses },
     },
-  }, async (req) => companies.changes(req.query.since || undefined, req.query.limit ?? 100));
+  }, async (req) => {
+    const page = await companies.changes(req.query.since || undefined, req.query.limit ?? 100);
+    // Each profile with its rating, as a lookup has it (a published or hidden review is a change of the company).
+    const changes = page.changes as CompanyChange[];
+    const ratings = await ratingsOf(changes.flatMap((c) => (c.company ? [c.id] : [])));
+    return { ...page, changes: changes.map((c) => (c.company ? { ...c, company: { ...c.company, rating: ratings.get(c.id) } } : c)) };
+  });
 
   app.get('/companies/:company_id', {
     schema: {

@@ -231,3 +231,5 @@ export const ChangesResponseSchema = Type.Object(
   { $id: 'ChangesResponse' },
 );
 export type ChangesResponse = Static<typeof ChangesResponseSchema>;
+/** One change as code reads it (the schema's Type.Refs resolve to these). */
+export interface CompanyChange { id: string; change: 'upserted' | 'removed'; changed_at: string; company: CompanyProfile | null }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { redactUrl } from '../../platform/logging.js';
-import { actors, companyFixture, seedCompanies, useTestApp, type Agent, type Owner } from '../../../test/helpers/index.js';
+import { actors, companyFixture, seedCompanies, until, useTestApp, type Agent, type Owner } from '../../../test/helpers/index.js';
 
 /** Reviews from real proposals only (issue 39): the rules, on the route table, on both stores. */
 describe('reviews from the customers of approved proposals', () => {
@@ -167,5 +167,22 @@ describe('reviews from the customers of approved proposals', () => {
     assert.deepEqual(org.aggregateRating, { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2, bestRating: 5, worstRating: 1 });
     assert.equal(org.review.length, 2);
     assert.equal(org.review[0]['@type'], 'Review');
+  });
+
+  it('a review hidden or restored is a change of its company in the change feed, whose profile carries the rating', async () => {
+    const feed = async (since = '') => (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?limit=500${since ? `&since=${since}` : ''}` })).json();
+    let page = await feed();
+    while (page.has_more) page = await feed(page.next_cursor);
+    const cursor = page.next_cursor;
+    const before = (await list()).rating.count;
+    const hidden = await t.app.inject({ method: 'POST', url: `/api/tools/admin/reviews/${published}/moderate`, headers: admin.headers, payload: { decision: 'hide' } });
+    assert.equal(hidden.statusCode, 200, hidden.body);
+    // A change shows once every older transaction of the PostgreSQL cluster has ended: wait on it, bounded.
+    const after = await until(() => feed(cursor), (p) => p.changes.some((c: { id: string }) => c.id === company), 'the hidden review in the change feed');
+    const change = after.changes.find((c: { id: string }) => c.id === company);
+    assert.equal(change.company.rating.count, before - 1);
+    await t.app.inject({ method: 'POST', url: `/api/tools/admin/reviews/${published}/moderate`, headers: admin.headers, payload: { decision: 'restore' } });
+    const restored = await until(() => feed(after.next_cursor), (p) => p.changes.some((c: { id: string }) => c.id === company), 'the restored review in the change feed');
+    assert.equal(restored.changes.find((c: { id: string }) => c.id === company).company.rating.count, before);
   });
 });
