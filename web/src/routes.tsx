@@ -35,6 +35,7 @@ const profile = createRoute({
 });
 const widget = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/widget', component: lazyRouteComponent(() => import('./pages/Widget')) });
 const insights = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/insights', component: lazyRouteComponent(() => import('./pages/Insights')) });
+const reviews = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/reviews', component: lazyRouteComponent(() => import('./pages/Reviews')) });
 const scans = createRoute({ getParentRoute: () => owner, path: '/app/companies/$id/scans', component: lazyRouteComponent(() => import('./pages/Scans')) });
 
 export type BillingSearch = { tool_id?: string; status?: string };
@@ -61,13 +62,14 @@ const adminPromos = createRoute({
   component: lazyRouteComponent(() => import('./pages/AdminPromos')),
 });
 const adminReindex = createRoute({ getParentRoute: () => admin, path: '/admin/reindex', component: lazyRouteComponent(() => import('./pages/AdminReindex')) });
+const adminReviews = createRoute({ getParentRoute: () => admin, path: '/admin/reviews', component: lazyRouteComponent(() => import('./pages/AdminReviews')) });
 const adminAudit = createRoute({ getParentRoute: () => admin, path: '/admin/audit', component: lazyRouteComponent(() => import('./pages/AdminAudit')) });
 
 const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
-  owner.addChildren([companies, proposals, profile, widget, insights, scans, billing]),
-  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminAudit]),
+  owner.addChildren([companies, proposals, profile, widget, insights, reviews, scans, billing]),
+  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAudit]),
 ]);
 
 export const router = createRouter({ routeTree, trailingSlash: 'never', defaultPreload: 'intent' });

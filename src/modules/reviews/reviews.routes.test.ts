@@ -181,6 +181,10 @@ describe('reviews from the customers of approved proposals', () => {
     const after = await until(() => feed(cursor), (p) => p.changes.some((c: { id: string }) => c.id === company), 'the hidden review in the change feed');
     const change = after.changes.find((c: { id: string }) => c.id === company);
     assert.equal(change.company.rating.count, before - 1);
+    // The company page (kept in memory until a company changes) follows at once, though it was read just before.
+    const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [company]))[0]!.slug;
+    const html = (await t.app.inject({ method: 'GET', url: `/companies/${slug}` })).body;
+    assert.match(html, new RegExp(`from ${before - 1} review`));
     await t.app.inject({ method: 'POST', url: `/api/tools/admin/reviews/${published}/moderate`, headers: admin.headers, payload: { decision: 'restore' } });
     const restored = await until(() => feed(after.next_cursor), (p) => p.changes.some((c: { id: string }) => c.id === company), 'the restored review in the change feed');
     assert.equal(restored.changes.find((c: { id: string }) => c.id === company).company.rating.count, before);

@@ -448,6 +448,81 @@ describe('dashboard in a browser', () => {
     await shot(page, 'company-page-hours', true);
   });
 
+  it('reviews: the customer confirms what the assistant wrote by the mailed link, the owner answers once, the page shows both; an administrator hides a reported one (issue 39)', journey(), async (ctx) => {
+    if (skip(ctx)) return;
+    const agent = await actors(t).agent('Review Bot', 'review-bot@agents.example.com');
+    const ownerHeaders = (await actors(t).owner(OWNER)).headers;
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: agent.headers, payload: { company_id: companyId, customer_email: 'lena@customers.example', customer_name: 'Lena Fischer', description: 'A birthday cake for 30 people.' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const proposalId = created.json().id as string;
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/proposals/${proposalId}/respond`, headers: ownerHeaders, payload: { action: 'approve', message: 'Happy to bake it.' } })).statusCode, 200);
+    const held = await t.app.inject({ method: 'POST', url: `/api/v1/agent/proposals/${proposalId}/review`, headers: agent.headers, payload: { rating: 5, text: 'Beautiful cake, everyone loved it.' } });
+    assert.equal(held.statusCode, 202, held.body);
+    const isConfirm = (m: { subject: string; text_body: string }) => /\/reviews\/[A-Za-z0-9_-]+/.test(m.text_body) && /confirm/i.test(m.subject);
+    const mails = await until(() => t.app.services.mail.recent({ to: 'lena@customers.example', limit: 10 }), (ms) => ms.some(isConfirm), 'the confirmation mail to the customer');
+    const token = /\/reviews\/([A-Za-z0-9_-]+)/.exec(mails.find(isConfirm)!.text_body)![1];
+
+    // The customer, on a phone: the assistant's words are there to check; she changes the stars and publishes.
+    const customer = await browser.newContext({ viewport: MOBILE });
+    try {
+      const c = await customer.newPage();
+      c.setDefaultTimeout(pageWait());
+      await c.goto(`${base}/reviews/${token}`);
+      await c.getByRole('heading', { name: 'How was the work of Dash Bakery?' }).waitFor();
+      await c.getByText(/Your assistant wrote this review for you/).waitFor();
+      assert.equal(await c.getByLabel('Your review').inputValue(), 'Beautiful cake, everyone loved it.');
+      await axe(c, 'review-confirm');
+      await c.getByLabel('4 stars').check();
+      await c.getByRole('button', { name: 'Publish the review' }).click();
+      await c.getByRole('heading', { name: 'Thank you: your review is published' }).waitFor();
+      await c.screenshot({ path: path.join(ARTIFACTS, 'review-confirmed-mobile.png') });
+    } finally {
+      await customer.close();
+    }
+
+    // The owner answers once, from the company's reviews page.
+    await page.goto(`${base}/app/companies/${companyId}/reviews`);
+    await page.getByRole('heading', { name: 'Reviews' }).waitFor();
+    await page.getByText('Beautiful cake, everyone loved it.').waitFor();
+    await axe(page, 'owner-reviews');
+    await page.getByLabel(/Your public answer/).fill('Thank you, Lena! Happy birthday.');
+    await page.getByRole('button', { name: 'Publish answer' }).click();
+    await page.getByText('Thank you, Lena! Happy birthday.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Publish answer' }).count(), 0, 'one answer only');
+    await shot(page, 'owner-reviews');
+
+    const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [companyId]))[0]!.slug;
+    await page.goto(`${base}/companies/${slug}`);
+    await page.getByText('4 out of 5').waitFor();
+    await page.getByText('Beautiful cake, everyone loved it.').waitFor();
+    await page.getByText(/Answer from Dash Bakery:/).waitFor();
+    const jsonLd = await page.locator('script[type="application/ld+json"]').first().textContent();
+    assert.match(jsonLd!, /"aggregateRating":\{"@type":"AggregateRating","ratingValue":4,"reviewCount":1/);
+    await axe(page, 'company-page-reviews');
+
+    // An agent reports it; an administrator reads the report and hides the review after a confirmation.
+    const reviewId = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/reviews?company_id=${companyId}` })).json().reviews[0].id as string;
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/agent/reviews/${reviewId}/report`, headers: agent.headers, payload: { reason: 'fake' } })).statusCode, 200);
+    const adminContext = await browser.newContext({ viewport: DESKTOP });
+    try {
+      await adminContext.addCookies([sessionCookie(await signInAdmin(t))]);
+      const a = await adminContext.newPage();
+      a.setDefaultTimeout(pageWait());
+      await a.goto(`${base}/admin/reviews`);
+      await a.getByRole('heading', { name: 'Dash Bakery: 4 out of 5 by Lena F.' }).waitFor();
+      await a.getByText(/an agent says it is fake/).waitFor();
+      await axe(a, 'admin-reviews');
+      await a.getByRole('button', { name: 'Hide', exact: true }).click();
+      await a.getByRole('dialog').getByRole('button', { name: 'Hide the review' }).click();
+      await a.getByText('The review is hidden; the rating no longer counts it.').waitFor();
+      await a.getByText('No reported reviews. Nothing to look at.').waitFor();
+      await a.screenshot({ path: path.join(ARTIFACTS, 'admin-reviews-desktop.png') });
+    } finally {
+      await adminContext.close();
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/reviews?company_id=${companyId}` })).json().rating.count, 0);
+  });
+
   it('billing: upgrade through the offline provider, land on pro, cancel at period end (issue 13)', journey(), async (ctx) => {
     if (skip(ctx)) return;
     await page.goto(`${base}/app/billing`);

@@ -92,6 +92,7 @@ export default function Companies() {
                 <Link className="button secondary" to="/app/companies/$id/profile" params={{ id: t.id }} aria-label={`Profile of ${t.name}`}>Profile</Link>
                 <Link className="button secondary" to="/app/companies/$id/widget" params={{ id: t.id }} aria-label={`Widget of ${t.name}`}>Widget</Link>
                 <Link className="button secondary" to="/app/companies/$id/insights" params={{ id: t.id }} aria-label={`Insights of ${t.name}`}>Insights</Link>
+                <Link className="button secondary" to="/app/companies/$id/reviews" params={{ id: t.id }} aria-label={`Reviews of ${t.name}`}>Reviews</Link>
                 <Link className="button secondary" to="/app/companies/$id/scans" params={{ id: t.id }} aria-label={`Scans of ${t.name}`}>Scans</Link>
               </div>
             </li>
