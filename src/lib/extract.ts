@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio';
 import { extractContact, type ContactEvidence } from './extract-contact.js';
 import { hoursFromText } from './extract-hours.js';
+import { priceRangeFromText, type RawPrice } from './extract-price.js';
 import type { OpeningHours } from './opening-hours.js';
 import { jsonLdOrgs, microdataAddress, type StructuredAddress, type StructuredOrg } from './extract-jsonld.js';
 import { toPlainLine, toPlainText } from './text.js';
@@ -47,6 +48,8 @@ export interface ExtractedPage {
   contact: ContactEvidence;
   /** Opening hours written in the page's text or footer (extract-hours.ts). */
   hours: OpeningHours | undefined;
+  /** What the page says the company charges (extract-price.ts), the currency "$" or "kr" until the country is known. */
+  prices: RawPrice | undefined;
 }
 
 const SOCIAL_HOSTS: [RegExp, string][] = [
@@ -257,5 +260,6 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     scriptShell: text.length < 200 && scriptCount > 0,
     contact,
     hours: hoursFromText(allText),
+    prices: priceRangeFromText(allText),
   };
 }

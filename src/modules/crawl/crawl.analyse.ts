@@ -1,3 +1,5 @@
+import { countryCode } from '../../lib/countries.js';
+import { resolveCurrency } from '../../lib/extract-price.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { LlmClient } from '../../platform/llm.js';
 import { CATEGORIES } from '../companies/companies.schemas.js';
@@ -154,6 +156,7 @@ async function rulesProfile(m: Material, id: Identity, categoryOf: (text: string
     logo_url: absoluteOrNull(m.org?.logo || m.home?.logo || m.home?.og.image || '', m.home?.url),
     founded_year: m.org?.foundingYear ?? null,
     opening_hours: m.hours ?? null,
+    price_range: resolveCurrency(m.prices, countryCode(loc.country) ?? '') ?? null,
     analyser: 'rules',
     provenance: provenanceOf(m, id, name, loc),
     locations: id.locations,

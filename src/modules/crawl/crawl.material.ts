@@ -76,6 +76,8 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
     structuredAddress: org?.address ?? pages.map((p) => p.microdataAddress).find(Boolean),
     // Structured hours first; else the fullest schedule written on a page, contact pages first.
     hours: org?.openingHours ?? contactFirst.map((p) => p.hours).filter((h) => h !== undefined).sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0],
+    // A pricing page first, then contact pages, then the rest.
+    prices: [...contactFirst].sort((a, b) => Number(pageKind(b, /pric|preise|tarif|rates|kosten|precios|fees/i)) - Number(pageKind(a, /pric|preise|tarif|rates|kosten|precios|fees/i))).map((p) => p.prices).find((x) => x !== undefined),
     social,
     languages,
     corpus: `${pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase()}\n${JSON.stringify(org ?? {}).toLowerCase()}`,

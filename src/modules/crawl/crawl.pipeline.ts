@@ -71,6 +71,7 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     logo_url: profile.logo_url,
     founded_year: profile.founded_year,
     opening_hours: profile.opening_hours,
+    price_range: profile.price_range,
   });
   // The widget answers from these: the company's stored pages become exactly this crawl's pages.
   const stored = pagesToStore(outcome.pages, config.crawl.maxPages);

@@ -3,6 +3,8 @@ import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/
 import { findCity } from '../../lib/gazetteer.js';
 import type { ScoredName } from '../../lib/org-name.js';
 import type { OpeningHours } from '../../lib/opening-hours.js';
+import type { RawPrice } from '../../lib/extract-price.js';
+import type { PriceRange } from '../../lib/price-range.js';
 import { SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
 
 /**
@@ -23,6 +25,8 @@ export interface Material {
   structuredAddress: StructuredAddress | undefined;
   /** The site's opening hours (schema.org, else its text), undefined when it states none. */
   hours: OpeningHours | undefined;
+  /** What the site says the company charges, a pricing page first; the currency unresolved (extract-price.ts). */
+  prices: RawPrice | undefined;
   social: Record<string, string>;
   languages: string[];
   /** All readable text (for fact checks), lower case. */
@@ -90,6 +94,8 @@ export interface AnalysedProfile {
   founded_year: number | null;
   /** Opening hours the site states (structured data or text), null when none. */
   opening_hours: OpeningHours | null;
+  /** The price range the site states (with a unit), null when none. */
+  price_range: PriceRange | null;
   /** 'llm' or 'rules': which analyser produced it. */
   analyser: 'llm' | 'rules';
   /** Where name, phone, city, country and address came from (page, method, confidence). */

@@ -98,6 +98,19 @@ export async function evaluateHours(sites: EvalSite[]): Promise<{ sites: number;
   return { sites: sites.filter((s) => s.expected.hours).length, right, misses };
 }
 
+/** Price ranges read from the prices sites: from, to, currency and unit must equal what a person reads; none where the site states none. */
+export async function evaluatePrices(sites: EvalSite[]): Promise<{ sites: number; right: number; misses: string[] }> {
+  let right = 0;
+  const misses: string[] = [];
+  const priced = sites.filter((s) => s.expected.price !== undefined);
+  for (const site of priced) {
+    const got = (await profileOf(site)).price_range;
+    if (JSON.stringify(got ?? null) === JSON.stringify(site.expected.price)) right++;
+    else misses.push(`${new URL(site.url).hostname} price: expected ${JSON.stringify(site.expected.price)}, got ${JSON.stringify(got)}`);
+  }
+  return { sites: priced.length, right, misses };
+}
+
 const TIDY_FIELDS = ['city', 'country', 'phone', 'email'] as const;
 
 /**

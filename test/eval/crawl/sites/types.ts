@@ -13,6 +13,8 @@ export interface EvalSite {
     country: string;
     /** The weekly hours a person reads ({} when the site states none); only the hours sites carry it. */
     hours?: Record<string, [string, string][]>;
+    /** What the company charges as a person reads it (null when the site states no price per unit); only the prices sites carry it. */
+    price?: { from: number; to?: number; currency: string; unit: string } | null;
   };
   /** Path → HTML. */
   pages: Record<string, string>;
