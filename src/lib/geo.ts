@@ -136,5 +136,31 @@ export function findPlaceInText(text: string): PlaceInText | undefined {
       return { place: { name: hit.name, countryCode: hit.country, latitude: hit.latitude, longitude: hit.longitude }, phrase, rest: rest || text };
     }
   }
+  return trailingCity(text);
+}
+
+/**
+ * A city written last in a short query without a place word ("Zahnarzt Hamburg", "dentist munich",
+ * "Lastenrad Lieferdienst Berlin"): the longest run of up to three last words that the gazetteer knows as a
+ * city of at least 20,000 people when capitalised, 500,000 in lower case, never a common word, and never the
+ * whole query (a company called "Berlin" is a name).
+ */
+function trailingCity(text: string): PlaceInText | undefined {
+  const words = [...text.matchAll(WORD)];
+  if (words.length < 2 || words.length > 8 || /[,.;!?]\s*$/.test(text.trim())) return undefined;
+  for (let n = Math.min(3, words.length - 1); n >= 1; n--) {
+    const span = words.slice(-n);
+    // Only spaces between the words, and nothing after the last one.
+    if (text.slice(span[n - 1]!.index + span[n - 1]![0].length).trim()) return undefined;
+    if (span.some((w, i) => i > 0 && !/^\s+$/.test(text.slice(span[i - 1]!.index + span[i - 1]![0].length, w.index)))) continue;
+    const phraseText = span.map((w) => w[0]).join(' ');
+    const key = phraseText.toLowerCase();
+    if (COMMON_WORDS.has(key) || key.length < 3 || /^\p{Lu}{2,3}$/u.test(phraseText)) continue;
+    const capitalised = span.every((w) => /^\p{Lu}/u.test(w[0]));
+    const hit = findCity(phraseText);
+    if (!hit || hit.population < (capitalised ? 20_000 : 500_000)) continue;
+    const start = span[0]!.index;
+    return { place: { name: hit.name, countryCode: hit.country, latitude: hit.latitude, longitude: hit.longitude }, phrase: text.slice(start).trim(), rest: text.slice(0, start).trim() };
+  }
   return undefined;
 }

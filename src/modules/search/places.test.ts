@@ -83,6 +83,16 @@ describe('search near a place: near, radius_km, include_remote, sort, places nam
     assert.equal((await search(`q=${encodeURIComponent('help in time for a dental emergency')}`)).place, undefined);
   });
 
+  it('reads a city written last without a place word ("dentist Munich", "dentist munich") as the place, never a common word or the whole query', async () => {
+    for (const q of ['dentist Munich', 'dentist munich', 'Zahnarzt München']) {
+      const body = await search(`q=${encodeURIComponent(q)}&limit=20`);
+      assert.equal(body.place?.name, 'Munich', q);
+      if (!q.startsWith('Zahnarzt')) assert.equal(names(body.companies)[0], 'Isar Dental Munich', q);
+      assert.ok(!names(body.companies).includes('Steuerberatung Isar'), `${q}: the place alone is no match`);
+    }
+    for (const q of ['Munich', 'dental care reading', 'dentist open in the evening, Munich.']) assert.equal((await search(`q=${encodeURIComponent(q)}`)).place, undefined, q);
+  });
+
   it('understands a country or nation named in q like a city (issue 37): its companies first, remote ones next, no distance', async () => {
     const body = await search(`q=${encodeURIComponent('a dentist in Germany')}&limit=20`);
     assert.deepEqual([body.place?.name, body.place?.source, (body.place as { scope?: string } | undefined)?.scope], ['Germany', 'q', 'country']);
