@@ -211,7 +211,7 @@ export const PhotoUploadBodySchema = Type.Object({
 
 export const PhotoChangeSchema = Type.Object({
   caption: Type.Optional(Type.String({ maxLength: 200 })),
-  position: Type.Optional(Type.Integer({ minimum: 0, description: 'Move the photo to this place in the gallery (0 is first)' })),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 11, description: 'Move the photo to this place in the gallery (0 is first, at most 11: twelve photos)' })),
 }, { additionalProperties: false, minProperties: 1 });
 
 export const GalleryResponseSchema = Type.Object({

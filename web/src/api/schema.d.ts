@@ -8683,7 +8683,7 @@ export interface operations {
             content: {
                 "application/json": {
                     caption?: string;
-                    /** @description Move the photo to this place in the gallery (0 is first) */
+                    /** @description Move the photo to this place in the gallery (0 is first, at most 11: twelve photos) */
                     position?: number;
                 };
             };
