@@ -103,6 +103,15 @@ export function createCompaniesRepo(db: Queryable) {
       return rows[0]!;
     },
 
+    /** Records who set or confirmed these fields (company.freshness.ts); the row as it is now. No change-feed entry: the values did not change. */
+    async stampSources(id: string, stamps: Record<string, { source: string; at: string }>): Promise<CompanyRecord | undefined> {
+      const rows = await db.query<CompanyRecord>(
+        `UPDATE companies SET field_sources = field_sources || $2::jsonb WHERE id = $1 AND deleted_at IS NULL RETURNING ${COMPANY_COLUMNS}`,
+        [id, JSON.stringify(stamps)],
+      );
+      return rows[0];
+    },
+
     async setFlag(id: string, flag: 'is_verified' | 'is_featured', on: boolean): Promise<CompanyRecord | undefined> {
       const col = flag === 'is_verified' ? 'is_verified' : 'is_featured';
       const rows = await db.query<CompanyRecord>(`UPDATE companies SET ${col} = $2, updated_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING ${COMPANY_COLUMNS}`, [id, on]);

@@ -104,6 +104,14 @@ export const PhotoSchema = Type.Object(
 );
 export type Photo = Static<typeof PhotoSchema>;
 
+const SectionFreshness = Type.Union([
+  Type.Object({
+    source: Type.String({ description: 'owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed)' }),
+    last_confirmed_at: Type.String({ format: 'date-time', description: 'When that source last set or confirmed the section (a crawl that reads a value again confirms it)' }),
+  }),
+  Type.Null(),
+]);
+
 export const CompanyProfileSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -134,6 +142,10 @@ export const CompanyProfileSchema = Type.Object(
     next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')], { description: 'What the company charges; null when unknown' }),
     photos: Type.Array(Type.Ref('Photo'), { description: 'The company\'s gallery, in the owner\'s order; empty when none' }),
+    freshness: Type.Object(
+      { profile: SectionFreshness, contact: SectionFreshness, location: SectionFreshness, hours: SectionFreshness, prices: SectionFreshness, photos: SectionFreshness },
+      { description: 'Per section, where the values came from and when they were last confirmed; null for a section with no value' },
+    ),
     rating: Type.Optional(Type.Ref('Rating', { description: 'Average, count and distribution of the published reviews (on lookups by id or website); the reviews themselves: GET /reviews?company_id={id}' })),
     accepts_proposals: Type.Boolean({ description: 'True when the company is verified and can receive proposals' }),
     profile_url: Type.String(),

@@ -9,6 +9,7 @@ import { normalizeDomain } from '../../lib/url.js';
 import { createCompaniesRepo } from './companies.repo.js';
 import { CATEGORIES, type ChangesResponse, type CompanyProfile, type CompanySummary } from './companies.schemas.js';
 import { createCompanyIngest } from './company.ingest.js';
+import { freshnessOf } from './company.freshness.js';
 import { publicPhotos, type CompanyRecord } from './company.record.js';
 import { createCompanyWriter } from './company.write.js';
 
@@ -114,6 +115,7 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         ...openNow(row, new Date()),
         price_range: row.price_range ?? null,
         photos: publicPhotos(baseUrl, row),
+        freshness: freshnessOf(row),
         accepts_proposals: row.is_verified,
         profile_url: profileUrl(row.id),
         created_at: new Date(row.created_at).toISOString(),

@@ -10,6 +10,7 @@ import type { CompanyInput } from './companies.schemas.js';
 import { derivedFields, normalizeCompany } from './company.normalize.js';
 import type { CompanyFields, CompanyRecord } from './company.record.js';
 import { embeddingFor } from './company.write.js';
+import { hasValue, stampsFor } from './company.freshness.js';
 import { embedProfiles, embeddingText } from './profile-vector.js';
 
 /**
@@ -134,7 +135,10 @@ export function createCompanyIngest({ db, embeddings }: { db: Db; embeddings: Em
       // Nothing to embed (a site that states no description or services) keeps the old vector.
       const embedding = embeddingText(fields) === '' ? undefined : await embeddingFor(embeddings, existing, fields);
       const { row, outcome } = await repo.upsertByDomain(fields, embedding ?? null);
-      return { row, outcome, changes, kept };
+      // Freshness: every field the crawl read is confirmed now (read again unchanged counts), except those kept by hand.
+      const read = (Object.keys(next) as (keyof typeof next)[]).filter((f) => f !== 'source' && f !== 'domain' && f !== 'website_url' && !kept.includes(f) && hasValue(next[f]));
+      const stamped = read.length ? await repo.stampSources(row.id, stampsFor(read, 'crawl')) : undefined;
+      return { row: stamped ?? row, outcome, changes, kept };
     },
 
     /**

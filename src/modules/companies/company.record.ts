@@ -44,6 +44,8 @@ export interface CompanyRecord {
   price_range: PriceRange | null;
   /** The published gallery in order (0029_company_photos.sql); the bytes are in company_photos. Never written by imports or the crawl. */
   photos: CompanyPhoto[];
+  /** Who last set or confirmed each field, and when (company.freshness.ts); written only by stamps, never by imports. */
+  field_sources: Record<string, { source: string; at: string }>;
   /** Fields the owner set by hand: a re-crawl keeps them. */
   owner_edited_fields: string[];
   created_at: Date;
@@ -79,7 +81,7 @@ export type ChangeableFields = Partial<CompanyFields> & { photos?: CompanyPhoto[
 export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range', 'photos']);
 
 /** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
-export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, photos, owner_edited_fields, created_at, updated_at, deleted_at`;
+export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, photos, field_sources, owner_edited_fields, created_at, updated_at, deleted_at`;
 
 /** The published gallery as people and agents read it: each photo with its public URL (served by GET /api/tools/{id}/photos/{photo_id}). */
 export function publicPhotos(baseUrl: string, row: Pick<CompanyRecord, 'id' | 'photos'>): (CompanyPhoto & { url: string })[] {

@@ -8,6 +8,7 @@ import { isoTimeOrNull } from '../../lib/time.js';
 import { createCompaniesRepo, type StoredEmbedding } from './companies.repo.js';
 import { createCompanyHistoryRepo } from './company-history.repo.js';
 import { derivedFields } from './company.normalize.js';
+import { stampsFor } from './company.freshness.js';
 import type { ChangeableFields, CompanyRecord } from './company.record.js';
 import { embedProfiles, embeddingText, type EmbeddableProfile } from './profile-vector.js';
 import type { FieldChange } from './tools.schemas.js';
@@ -78,7 +79,9 @@ export function createCompanyWriter({ db, embeddings, audit }: CompanyWriterDeps
       await edit.alongside?.(tx, locked, plan);
       if (plan.diff.length === 0 && !plan.ownerEdited) return locked;
       const ownerEditedFields = plan.ownerEdited ?? [...new Set([...locked.owner_edited_fields, ...plan.diff.map((d) => d.field)])];
-      const updated = await createCompaniesRepo(tx).update(id, values, { embedding, ownerEditedFields });
+      const written = await createCompaniesRepo(tx).update(id, values, { embedding, ownerEditedFields });
+      // Freshness: the fields this person changed are theirs, as of now.
+      const updated = plan.diff.length ? ((await createCompaniesRepo(tx).stampSources(id, stampsFor(plan.diff.map((d) => d.field), edit.actor.kind === 'admin' ? 'admin' : 'owner'))) ?? written) : written;
       const changes = Object.fromEntries(plan.diff.map((d) => [d.field, { before: d.before, after: d.after }]));
       await createCompanyHistoryRepo(tx).insertEdit({ companyId: id, actorKind: edit.actor.kind, actorId: edit.actor.id, actorEmail: edit.actor.email, source: edit.source, changes });
       await auditAdmin(tx, edit.actor, `companies.${edit.source}`, id, Object.fromEntries(plan.diff.map((d) => [d.field, d.before])), Object.fromEntries(plan.diff.map((d) => [d.field, d.after])));

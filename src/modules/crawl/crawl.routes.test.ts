@@ -170,6 +170,12 @@ describe('crawl API', () => {
     assert.equal(body.profile.contact.phone, '+49 30 1234567', 'a field not edited by hand is refreshed');
     assert.deepEqual(body.kept_owner_edits.sort(), ['city', 'description']);
     assert.deepEqual(body.changes.map((c: { field: string }) => c.field), ['phone']);
+    // Freshness (issue 39): what the crawl read is confirmed by it now; the owner's fields keep their own stamp.
+    assert.equal(body.profile.freshness.contact.source, 'crawl');
+    assert.ok(Date.now() - Date.parse(body.profile.freshness.contact.last_confirmed_at) < 60_000);
+    assert.equal(body.profile.freshness.hours.source, 'crawl');
+    assert.equal(body.profile.freshness.prices.source, 'crawl');
+    assert.equal(body.profile.freshness.photos, null, 'no photos: nothing to confirm');
     assert.deepEqual(body.job.changed_fields, ['phone']);
 
     const detail = await t.app.inject({ method: 'GET', url: `/api/crawl/admin/recent/${body.job.id}`, headers: bearer(admin) });

@@ -2789,6 +2789,63 @@ export interface components {
             /** @description Website host without scheme or www. */
             domain: string;
             founded_year: number | null;
+            /** @description Per section, where the values came from and when they were last confirmed; null for a section with no value */
+            freshness: {
+                contact: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+                hours: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+                location: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+                photos: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+                prices: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+                profile: {
+                    /**
+                     * Format: date-time
+                     * @description When that source last set or confirmed the section (a crawl that reads a value again confirms it)
+                     */
+                    last_confirmed_at: string;
+                    /** @description owner, admin or crawl; for data not confirmed since it was loaded, how it was loaded (import, seed) */
+                    source: string;
+                } | null;
+            };
             /** Format: uuid */
             id: string;
             industry: string;
