@@ -79,6 +79,10 @@ describe('photos (issue 39): an owner\'s gallery, resized and stripped of metada
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${company}/photos/${first.id}` })).statusCode, 404);
     const history = (await t.app.inject({ method: 'GET', url: `/api/tools/${company}/history`, headers: bearer(token) })).json();
     assert.ok(history.edits.some((e: { source: string }) => e.source === 'photos'));
+    // Moving a photo to where it is changes nothing and records nothing.
+    const same = await t.app.inject({ method: 'PATCH', url: `/api/tools/${company}/photos/${second.id}`, headers: bearer(token), payload: { position: 0 } });
+    assert.equal(same.statusCode, 200, same.body);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${company}/history`, headers: bearer(token) })).json().total, history.total);
   });
 
   it('the public page shows the gallery with alt text and its JSON-LD lists the images', async () => {

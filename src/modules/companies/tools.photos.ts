@@ -41,7 +41,7 @@ export function createToolsPhotos({ db, companies, baseUrl, getRow }: ToolsPhoto
         actor,
         source: 'photos',
         plan: (current) => {
-          // Checked again on the locked row: two uploads at once cannot pass the limit together.
+          // Planned on the row as it is when written (a change meanwhile plans again): two uploads at once cannot pass the limit together.
           if (current.photos.length >= PHOTO_MAX_COUNT) throw full();
           const photos = [...current.photos, entry];
           return { values: { photos }, diff: countChange(current.photos, photos), ownerEdited: current.owner_edited_fields };
@@ -66,7 +66,8 @@ export function createToolsPhotos({ db, companies, baseUrl, getRow }: ToolsPhoto
           const to = change.position === undefined ? from : Math.min(change.position, photos.length);
           photos.splice(to, 0, { ...current.photos[from]!, caption: change.caption ?? current.photos[from]!.caption });
           const diff = JSON.stringify(photos) === JSON.stringify(current.photos) ? [] : [{ field: 'photos', before: current.photos.map((p) => p.caption), after: photos.map((p) => p.caption) }];
-          return { values: { photos }, diff, ownerEdited: current.owner_edited_fields };
+          // Nothing changed: no write, no history entry (the owner's fields are given only with a change, which they do not join).
+          return { values: { photos }, diff, ownerEdited: diff.length ? current.owner_edited_fields : undefined };
         },
         alongside: async (tx) => {
           if (change.caption !== undefined) await createCompanyPhotosRepo(tx).setCaption(id, photoId, change.caption);
