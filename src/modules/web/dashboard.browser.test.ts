@@ -487,8 +487,10 @@ describe('dashboard in a browser', () => {
     await axe(page, 'owner-reviews');
     await page.getByLabel(/Your public answer/).fill('Thank you, Lena! Happy birthday.');
     await page.getByRole('button', { name: 'Publish answer' }).click();
+    // The answer shows once the list is read again; then the form is gone (one answer only).
+    await page.getByText('Your answer', { exact: true }).waitFor();
     await page.getByText('Thank you, Lena! Happy birthday.').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Publish answer' }).count(), 0, 'one answer only');
+    await eventually(() => page.getByRole('button', { name: 'Publish answer' }).count(), 0, 'one answer only');
     await shot(page, 'owner-reviews');
 
     const slug = (await t.db.query<{ slug: string }>('SELECT slug FROM companies WHERE id = $1', [companyId]))[0]!.slug;
