@@ -37,9 +37,15 @@ const UNIT = String.raw`(?:(?:per|pro|par|por|an?|each|je|de\s?l'|la|el|\/)\s?)?
 
 /** "55 € per hour", "$80–$120/job", "45-60 € pro Stunde" (the unit after the amount). */
 const AFTER = new RegExp(String.raw`(?:(${NUMBER})${RANGE}(${MONEY})|(${MONEY})(?:${RANGE}(${MONEY}|${NUMBER}))?)\s?(?:\+\s?)?(?:VAT\s|MwSt\.?\s|HT\s|TTC\s)?${UNIT}(?![\p{L}])`, 'giu');
-/** "hourly rate: $55", "Stundensatz 55 €", "tarif horaire : 40 €". */
-const BEFORE = new RegExp(String.raw`(hourly rate|day rate|daily rate|monthly fee|stundensatz|stundenlohn|tagessatz|tarif horaire|taux horaire|tarifa por hora|precio por hora)[^\d€$£]{0,15}(${MONEY})(?:${RANGE}(${MONEY}|${NUMBER}))?`, 'giu');
-const BEFORE_UNIT: Record<string, PriceUnit> = { hourly: 'hour', stunden: 'hour', tarif: 'hour', taux: 'hour', tarifa: 'hour', precio: 'hour', day: 'day', daily: 'day', tagessatz: 'day', monthly: 'month' };
+/** "Stundensatz: 55 €", "day rate £300" (the unit named before the amount): each phrase with its unit. */
+const BEFORE_PHRASES: readonly (readonly [string, PriceUnit])[] = [
+  ['hourly rate', 'hour'], ['stundensatz', 'hour'], ['stundenlohn', 'hour'], ['tarif horaire', 'hour'], ['taux horaire', 'hour'],
+  ['tarifa por hora', 'hour'], ['precio por hora', 'hour'],
+  ['day rate', 'day'], ['daily rate', 'day'], ['tagessatz', 'day'],
+  ['monthly fee', 'month'],
+];
+const BEFORE_UNIT = new Map(BEFORE_PHRASES);
+const BEFORE = new RegExp(String.raw`(${BEFORE_PHRASES.map(([p]) => p).join('|')})[^\d€$£]{0,15}(${MONEY})(?:${RANGE}(${MONEY}|${NUMBER}))?`, 'giu');
 
 function unitOf(word: string): PriceUnit | undefined {
   const w = word.replace(/\.$/, '');
@@ -90,9 +96,7 @@ export function pricesInText(text: string): RawPrice[] {
     if (price) found.push({ at: m.index, price });
   }
   for (const m of flat.matchAll(BEFORE)) {
-    const key = Object.keys(BEFORE_UNIT).find((k) => m[1]!.toLowerCase().startsWith(k) || m[1]!.toLowerCase().includes(`${k} `) || m[1]!.toLowerCase() === k);
-    const unit = key ? BEFORE_UNIT[key]! : 'hour';
-    const price = priceOf(m[2]!, m[3], unit);
+    const price = priceOf(m[2]!, m[3], BEFORE_UNIT.get(m[1]!.toLowerCase())!);
     if (price && !found.some((f) => Math.abs(f.at - m.index) < 40)) found.push({ at: m.index, price });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.price);

@@ -105,6 +105,18 @@ describe('change feed: GET /api/v1/agent/companies/changes', () => {
     assert.deepEqual(second.changes.map((c) => c.id), [ids[0]]);
   });
 
+  it('records no change for bookkeeping agents never read (timestamps, field sources, the embedding), and does for a column it was not told about', async () => {
+    const { cursor } = await readAtLeast(undefined, 3);
+    await t.db.query(
+      "UPDATE companies SET updated_at = now() + interval '1 minute', field_sources = '{\"city\": {\"source\": \"crawl\"}}'::jsonb, embedding_model = 'another', owner_edited_fields = '{city}' WHERE id = $1",
+      [ids[0]],
+    );
+    // A visible change afterwards: had the first write been recorded, it would come first.
+    await t.db.query("UPDATE companies SET timezone = 'Europe/Berlin' WHERE id = $1", [ids[1]]);
+    const after = await readAtLeast(cursor, 1);
+    assert.deepEqual(after.changes.map((c) => c.id), [ids[1]]);
+  });
+
   it('refuses a malformed cursor or limit with a 422 naming the field', async () => {
     for (const [query, field] of [['since=not-a-cursor', 'since'], ['since=a%20b', 'since'], ['limit=0', 'limit'], ['limit=501', 'limit']] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/changes?${query}` });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { AppError, invalid } from '../../platform/errors.js';
 import { sniffImage } from './logo.js';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_INPUT_PX, PHOTO_OUTPUT_PX } from './photo-limits.js';
 
 /**
  * Gallery photo normalisation. As with logos, the uploaded bytes are never stored or served: the
@@ -9,13 +10,6 @@ import { sniffImage } from './logo.js';
  * enforced, and what is kept is a fresh JPEG of at most 1600 px on its longer side, turned upright
  * by its EXIF orientation and written without any metadata (no camera, no GPS position, no owner).
  */
-export const PHOTO_MAX_BYTES = 8 * 1024 * 1024;
-export const PHOTO_MAX_INPUT_PX = 8000;
-export const PHOTO_OUTPUT_PX = 1600;
-/** Photos in one company's gallery. */
-export const PHOTO_MAX_COUNT = 12;
-export const PHOTO_CAPTION_MAX = 200;
-
 export interface NormalisedPhoto {
   bytes: Buffer;
   contentType: 'image/jpeg';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { bearer, companyFixture, multipartForm, seedCompanies, signInOwner, until, useTestApp } from '../../../test/helpers/index.js';
-import { PHOTO_MAX_BYTES, PHOTO_MAX_COUNT } from './photo.js';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_COUNT } from './photo-limits.js';
 
 /** A camera-like JPEG: EXIF with a GPS position and a camera model, rotated by its orientation tag. */
 const cameraJpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#3a7' } })

@@ -2,10 +2,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { actorOf, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
-import { AppError, invalid } from '../../platform/errors.js';
+import { invalid } from '../../platform/errors.js';
+import { readSingleFileUpload } from '../../platform/multipart-upload.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import { PHOTO_CAPTION_MAX, PHOTO_MAX_BYTES, PHOTO_MAX_COUNT, PHOTO_MAX_INPUT_PX, PHOTO_OUTPUT_PX } from './photo.js';
+import { PHOTO_CAPTION_MAX, PHOTO_MAX_BYTES, PHOTO_MAX_COUNT, PHOTO_MAX_INPUT_PX, PHOTO_OUTPUT_PX } from './photo-limits.js';
 import { GalleryResponseSchema, PhotoChangeSchema, PhotoIdParams, PhotoUploadBodySchema, ToolIdParams } from './tools.schemas.js';
 import type { ToolsService } from './tools.service.js';
 
@@ -19,24 +20,8 @@ const auth = { 401: err, 404: err };
 
 /** The multipart body of an upload: one file part "file" and an optional text part "caption". */
 async function readUpload(req: FastifyRequest): Promise<{ file: Buffer; caption: string }> {
-  if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the photo as multipart/form-data with a file part named "file"');
-  let file: Buffer | undefined;
-  let caption = '';
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file' && part.fieldname === 'file' && !file) file = await part.toBuffer();
-      else if (part.type === 'field' && part.fieldname === 'caption') caption = String(part.value ?? '').trim();
-      else throw invalid(['body', part.fieldname], `Unexpected part "${part.fieldname}": send one file part named "file" and, if you like, a "caption"`, undefined, 'extra_forbidden');
-    }
-  } catch (e) {
-    if (e instanceof AppError) throw e;
-    const code = (e as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', `The photo is larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB; upload a smaller file`);
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw invalid(['body'], 'Send one file part named "file" and, if you like, a "caption"', undefined, 'too_long');
-    // Anything else the multipart parser refuses is a malformed body, not a server fault.
-    throw new AppError('bad_request', 'Malformed multipart/form-data body', { cause: e });
-  }
-  if (!file) throw invalid(['body', 'file'], 'Field required: a file part with the photo', undefined, 'missing');
+  const { file, fields } = await readSingleFileUpload(req, { what: 'photo', maxBytes: PHOTO_MAX_BYTES, textFields: ['caption'] });
+  const caption = fields.caption ?? '';
   if (caption.length > PHOTO_CAPTION_MAX) throw invalid(['body', 'caption'], `String should have at most ${PHOTO_CAPTION_MAX} characters`, caption, 'string_too_long');
   return { file, caption };
 }

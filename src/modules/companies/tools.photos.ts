@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../platform/errors.js';
 import type { CompaniesService } from './companies.service.js';
 import { createCompanyPhotosRepo } from './company-photos.repo.js';
 import { publicPhotos, type CompanyPhoto, type CompanyRecord } from './company.record.js';
-import { normalisePhoto, PHOTO_MAX_COUNT } from './photo.js';
+import { normalisePhoto } from './photo.js';
+import { PHOTO_MAX_COUNT } from './photo-limits.js';
 
 export interface ToolsPhotosDeps {
   db: Db;

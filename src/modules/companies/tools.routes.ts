@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import { actorOf, BEARER_SECURITY, type Guards } from '../../platform/auth.js';
-import { AppError, invalid } from '../../platform/errors.js';
+import { readSingleFileUpload } from '../../platform/multipart-upload.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
 import { LOGO_MAX_BYTES, LOGO_MAX_INPUT_PX, LOGO_OUTPUT_PX } from './logo.js';
@@ -137,29 +137,8 @@ export async function toolsRoutes(app: App, { tools, guards }: ToolsRoutesOption
       response: { 200: LogoResponseSchema, 400: err, ...auth401, 404: err, 413: err, 415: err, 503: err, ...errorResponses },
     },
   }, async (req) => {
-    if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Send the logo as multipart/form-data with a file part named "file"');
-    // Exactly one part, a file named "file": anything else is a 422 naming the part.
-    let buf: Buffer | undefined;
-    try {
-      for await (const part of req.parts()) {
-        if (part.type !== 'file' || part.fieldname !== 'file') {
-          throw invalid(['body', part.fieldname], `Unexpected part "${part.fieldname}": send exactly one file part named "file"`, undefined, 'extra_forbidden');
-        }
-        if (buf) throw invalid(['body', 'file'], 'Send exactly one file part named "file"', undefined, 'too_long');
-        buf = await part.toBuffer();
-      }
-    } catch (e) {
-      if (e instanceof AppError) throw e;
-      const code = (e as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', `The logo is larger than ${LOGO_MAX_BYTES / 1024 / 1024} MB; upload a smaller file`);
-      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-        throw invalid(['body'], 'Send exactly one file part named "file"', undefined, 'too_long');
-      }
-      // Anything else the multipart parser refuses is a malformed body, not a server fault.
-      throw new AppError('bad_request', 'Malformed multipart/form-data body', { cause: e });
-    }
-    if (!buf) throw invalid(['body', 'file'], 'Field required: a file part with the logo', undefined, 'missing');
-    return tools.uploadLogo(req.params.tool_id, buf, actorOf(req));
+    const { file } = await readSingleFileUpload(req, { what: 'logo', maxBytes: LOGO_MAX_BYTES });
+    return tools.uploadLogo(req.params.tool_id, file, actorOf(req));
   });
 
   app.get('/:tool_id/logo', {

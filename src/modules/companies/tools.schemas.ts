@@ -1,6 +1,7 @@
 import { offsetParam } from '../../platform/http.js';
 import { Type, type Static } from 'typebox';
 import { ServiceTypeSchema } from './companies.schemas.js';
+import { PHOTO_CAPTION_MAX, PHOTO_MAX_COUNT } from './photo-limits.js';
 
 /**
  * Dashboard ("tools") schemas: the company as owners and administrators see and edit it.
@@ -206,12 +207,15 @@ export const PhotoIdParams = Type.Object({
 
 export const PhotoUploadBodySchema = Type.Object({
   file: Type.String({ format: 'binary', description: 'The photo: JPEG, PNG or WebP (recognised by content), at most 8 MB and 8000×8000 px' }),
-  caption: Type.Optional(Type.String({ maxLength: 200, description: 'What the photo shows' })),
+  caption: Type.Optional(Type.String({ maxLength: PHOTO_CAPTION_MAX, description: 'What the photo shows' })),
 }, { required: ['file'] });
 
 export const PhotoChangeSchema = Type.Object({
-  caption: Type.Optional(Type.String({ maxLength: 200 })),
-  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 11, description: 'Move the photo to this place in the gallery (0 is first, at most 11: twelve photos)' })),
+  caption: Type.Optional(Type.String({ maxLength: PHOTO_CAPTION_MAX })),
+  position: Type.Optional(Type.Integer({
+    minimum: 0, maximum: PHOTO_MAX_COUNT - 1,
+    description: `Move the photo to this place in the gallery (0 is first; at most ${PHOTO_MAX_COUNT - 1}, as a gallery holds ${PHOTO_MAX_COUNT} photos)`,
+  })),
 }, { additionalProperties: false, minProperties: 1 });
 
 export const GalleryResponseSchema = Type.Object({

@@ -124,6 +124,8 @@ describe('reviews from the customers of approved proposals', () => {
     assert.equal(shown.reply.text, 'Thank you, Jane!');
     const mine = (await t.app.inject({ method: 'GET', url: `/api/tools/${company}/reviews`, headers: owner.headers })).json();
     assert.equal(mine.reviews.length, 2);
+    // The owner reads the same rating as agents and the public page, not one worked out from a page of the list.
+    assert.deepEqual(mine.rating, (await list()).rating);
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${company}/reviews`, headers: otherOwner.headers })).statusCode, 404);
   });
 

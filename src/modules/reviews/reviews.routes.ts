@@ -111,7 +111,7 @@ export async function ownerReviewsRoutes(app: App, { reviews, guards }: ReviewsR
       tags: ['admin'],
       summary: 'Reviews with open reports, oldest report first',
       security: BEARER_SECURITY,
-      response: { 200: Type.Ref('ManagedReviewList'), 401: err, 403: err, ...errorResponses },
+      response: { 200: Type.Ref('ReportedReviewList'), 401: err, 403: err, ...errorResponses },
     },
   }, async () => reviews.reported());
 

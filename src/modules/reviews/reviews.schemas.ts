@@ -85,6 +85,17 @@ export const ManagedReviewSchema = Type.Object(
 );
 export type ManagedReview = Static<typeof ManagedReviewSchema>;
 
-export const ManagedReviewListSchema = Type.Object({ reviews: Type.Array(Type.Ref('ManagedReview')) }, { $id: 'ManagedReviewList' });
+export const ManagedReviewListSchema = Type.Object(
+  {
+    reviews: Type.Array(Type.Ref('ManagedReview'), { description: 'The latest 100, newest first' }),
+    rating: Type.Ref('Rating', { description: 'Over all published reviews, as agents and the public page read it' }),
+  },
+  { $id: 'ManagedReviewList' },
+);
 
-export const reviewsSchemas = [RatingSchema, ReviewSchema, ReviewListSchema, AgentReviewResultSchema, ManagedReviewSchema, ManagedReviewListSchema];
+export const ReportedReviewListSchema = Type.Object(
+  { reviews: Type.Array(Type.Ref('ManagedReview'), { description: 'At most 100, oldest report first' }) },
+  { $id: 'ReportedReviewList' },
+);
+
+export const reviewsSchemas = [RatingSchema, ReviewSchema, ReviewListSchema, AgentReviewResultSchema, ManagedReviewSchema, ManagedReviewListSchema, ReportedReviewListSchema];

@@ -200,9 +200,9 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
 
     ratings,
 
-    async listForOwner(companyId: string): Promise<{ reviews: ManagedReview[] }> {
-      const rows = await repo.ofCompany(companyId, 100, 0);
-      return { reviews: await Promise.all(rows.map((r) => managed(r))) };
+    async listForOwner(companyId: string): Promise<{ reviews: ManagedReview[]; rating: Rating }> {
+      const [rows, rating] = await Promise.all([repo.ofCompany(companyId, 100, 0), ratings([companyId])]);
+      return { reviews: await Promise.all(rows.map((r) => managed(r))), rating: rating.get(companyId)! };
     },
 
     /** The company's one public answer to a review. */

@@ -3246,6 +3246,8 @@ export interface components {
             written_by: "customer" | "agent";
         };
         ManagedReviewList: {
+            rating: components["schemas"]["Rating"];
+            /** @description The latest 100, newest first */
             reviews: components["schemas"]["ManagedReview"][];
         };
         McpServerCard: {
@@ -3679,6 +3681,10 @@ export interface components {
             status: "queued" | "running" | "done" | "failed";
             /** @description Companies to reindex */
             total: number;
+        };
+        ReportedReviewList: {
+            /** @description At most 100, oldest report first */
+            reviews: components["schemas"]["ManagedReview"][];
         };
         Review: {
             /** @description The customer's first name and initial */
@@ -8740,7 +8746,7 @@ export interface operations {
             content: {
                 "application/json": {
                     caption?: string;
-                    /** @description Move the photo to this place in the gallery (0 is first, at most 11: twelve photos) */
+                    /** @description Move the photo to this place in the gallery (0 is first; at most 11, as a gallery holds 12 photos) */
                     position?: number;
                 };
             };
@@ -10073,7 +10079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ManagedReviewList"];
+                    "application/json": components["schemas"]["ReportedReviewList"];
                 };
             };
             /** @description Default Response */

@@ -71,8 +71,7 @@ export default function ReviewsPage() {
   useTitle('Reviews');
   const { id } = useParams({ from: '/owner/app/companies/$id/reviews' });
   const q = useQuery({ queryKey: ['reviews', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/reviews', { params: { path: { tool_id: id } } })) });
-  const published = q.data?.reviews.filter((r) => r.status === 'published') ?? [];
-  const average = published.length ? Math.round((published.reduce((a, r) => a + r.rating, 0) / published.length) * 10) / 10 : null;
+  const rating = q.data?.rating;
   return (
     <>
       <h1>Reviews</h1>
@@ -81,7 +80,7 @@ export default function ReviewsPage() {
         <Empty>No reviews yet. When you approve a request, its customer is invited to rate the work.</Empty>
       ) : (
         <>
-          {average !== null ? <p><strong>{average} out of 5</strong> from {published.length} published {published.length === 1 ? 'review' : 'reviews'}.</p> : null}
+          {rating && rating.average !== null ? <p><strong>{rating.average} out of 5</strong> from {rating.count} published {rating.count === 1 ? 'review' : 'reviews'}.</p> : null}
           <ul aria-label="Reviews" style={{ padding: 0 }}>{q.data.reviews.map((r) => <ReviewItem key={r.id} toolId={id} review={r} />)}</ul>
         </>
       )}
