@@ -19,6 +19,7 @@ import { createAuthService, type AuthService } from './modules/auth/auth.service
 import { createCompaniesService, type CompaniesService } from './modules/companies/companies.service.js';
 import { createToolsService, type ToolsService } from './modules/companies/tools.service.js';
 import { createCrawlRepo } from './modules/crawl/crawl.repo.js';
+import { createWebsiteChecksRepo } from './modules/crawl/website-checks.repo.js';
 import { createCrawlService, type CrawlService } from './modules/crawl/crawl.service.js';
 import { createMcpService, type McpService } from './modules/mcp/mcp.service.js';
 import { createOwnershipService, type OwnershipService } from './modules/ownership/ownership.service.js';
@@ -137,7 +138,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings, ...(searchIndex ? { index: searchIndex } : {}) });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
   const crawl = createCrawlService({
-    repo: createCrawlRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
+    repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
     ...(deps.crawlResolver ? { resolver: deps.crawlResolver } : {}),
     delayMs: config.crawl.delayMs,
     timeoutMs: config.crawl.timeoutMs,
@@ -174,7 +175,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     pages: (companyId) => crawl.pagesOf(companyId),
   });
   const tools = createToolsService({
-    db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf,
+    db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, websiteChecks: crawl,
     subscriptions: createSubscriptionGrants(db),
     // An SVG costs up to seconds of a core to draw: a few per caller per ten minutes.
     svgLogoLimiter: limits.limiter('logo.svg', { limit: 6, windowMs: 10 * 60_000 }),

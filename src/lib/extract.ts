@@ -1,3 +1,4 @@
+import { readImages, type PageImage } from './extract-images.js';
 import * as cheerio from 'cheerio';
 import { extractContact, type ContactEvidence } from './extract-contact.js';
 import { hoursFromText } from './extract-hours.js';
@@ -50,6 +51,8 @@ export interface ExtractedPage {
   hours: OpeningHours | undefined;
   /** What the page says the company charges (extract-price.ts), the currency "$" or "kr" until the country is known. */
   prices: RawPrice | undefined;
+  /** Pictures of the business in the page's content (extract-images.ts): offered to the owner, never published by the crawl. */
+  images: PageImage[];
 }
 
 const SOCIAL_HOSTS: [RegExp, string][] = [
@@ -202,6 +205,7 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
   // Microdata PostalAddress before boilerplate removal: it often sits in the footer.
   const mdAddress = microdataAddress($);
   const { social, emails, phones, links } = readLinks($, pageUrl);
+  const images = readImages($, pageUrl);
 
   // Footer text still carries contact details: read them before it is removed.
   // Line breaks where the footer breaks lines: "Hours<br>Monday - Friday: 9-5<br>Saturday: 10-2" must not run together.
@@ -261,5 +265,6 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     contact,
     hours: hoursFromText(allText),
     prices: priceRangeFromText(allText),
+    images,
   };
 }

@@ -20,8 +20,17 @@ import { embedProfiles, embeddingText } from './profile-vector.js';
 const CRAWLED_FIELDS = [
   'name', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address', 'service_type',
   'keywords', 'services', 'languages', 'contact_email', 'phone', 'locations', 'social_links', 'logo_url', 'founded_year',
-  'opening_hours',
+  'opening_hours', 'price_range',
 ] as const;
+
+/**
+ * What a reviewed crawl (the monthly website check) may propose to the owner: the crawled fields an owner
+ * edits (the country's code, the branches and the logo URL follow from others or have their own screens).
+ */
+const SUGGESTED_FIELDS = CRAWLED_FIELDS.filter((f) => f !== 'country_code' && f !== 'locations' && f !== 'logo_url');
+
+/** A reviewed crawl's findings: the fields where the site now says something else than the profile. */
+export type CrawlReview = { row: CompanyRecord; changes: Record<string, { current: unknown; proposed: unknown }> };
 
 /** Texts per embedding call during imports: small enough that every embedding worker gets a share of a batch. */
 const EMBED_CHUNK = 16;
@@ -139,6 +148,29 @@ export function createCompanyIngest({ db, embeddings }: { db: Db; embeddings: Em
       const read = (Object.keys(next) as (keyof typeof next)[]).filter((f) => f !== 'source' && f !== 'domain' && f !== 'website_url' && !kept.includes(f) && hasValue(next[f]));
       const stamped = read.length ? await repo.stampSources(row.id, stampsFor(read, 'crawl')) : undefined;
       return { row: stamped ?? row, outcome, changes, kept };
+    },
+
+    /**
+     * Compares a crawled profile with the stored company without changing any value (the monthly website
+     * check): returns the fields where the site states something else, for the owner to accept or not, fields
+     * set by hand included. Values the site states as they are stored count as confirmed now (freshness),
+     * except those kept by hand, which stay the owner's. Undefined when no live company has the domain.
+     */
+    async reviewCrawled(input: CompanyInput): Promise<CrawlReview | undefined> {
+      const next = normalizeCompany({ ...input, source: 'crawl' });
+      const existing = await repo.findByDomain(next.domain);
+      if (!existing) return undefined;
+      const edited = new Set(existing.owner_edited_fields);
+      const changes: CrawlReview['changes'] = {};
+      const confirmed: string[] = [];
+      for (const f of SUGGESTED_FIELDS) {
+        const proposed = next[f] as unknown;
+        if (isEmpty(proposed)) continue;
+        if (!sameValue(existing[f], proposed)) changes[f] = { current: existing[f], proposed };
+        else if (!edited.has(f)) confirmed.push(f);
+      }
+      const stamped = confirmed.length ? await repo.stampSources(existing.id, stampsFor(confirmed, 'crawl')) : undefined;
+      return { row: stamped ?? existing, changes };
     },
 
     /**

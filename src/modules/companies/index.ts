@@ -19,6 +19,8 @@ import {
 import { photosRoutes } from './photos.routes.js';
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
+import { websiteCheckRoutes } from './website-check.routes.js';
+import { websiteCheckSchemas } from './website-check.schemas.js';
 
 /** What the companies module's routes need (services.ts supplies them). */
 export interface CompaniesModuleDeps {
@@ -45,6 +47,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     ChangesResponseSchema,
     CategoriesResponseSchema,
     ...toolSchemas,
+    ...websiteCheckSchemas,
   ],
   async agentRoutes(agent, { companies, reachability, reviews }) {
     await agent.register(companiesRoutes, { companies, reachabilityOf: reachability, ratingsOf: reviews.ratings });
@@ -52,5 +55,6 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
   async routes(app, { tools, guards }) {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });
     await app.register(photosRoutes, { prefix: '/api/tools', tools, guards });
+    await app.register(websiteCheckRoutes, { prefix: '/api/tools', tools, guards });
   },
 };

@@ -13,6 +13,7 @@ import { createCompanyListingsRepo } from './company-listings.repo.js';
 import { createToolsAdmin, SubscriptionStatuses } from './tools.admin.js';
 import { createToolsAiEdit } from './tools.ai-edit.js';
 import { createToolsPhotos } from './tools.photos.js';
+import { createToolsWebsiteCheck, type WebsiteChecksPort } from './tools.website-check.js';
 import { createToolsEditing, type SubscriptionRecords } from './tools.editing.js';
 import type { ToolDetailResponse, ToolResponse } from './tools.schemas.js';
 
@@ -31,6 +32,8 @@ export interface ToolsServiceDeps {
   ownedCompanyIds: (userId: string) => Promise<string[]>;
   /** Brake on SVG logo uploads per caller (shared by the instances through Redis when configured). */
   svgLogoLimiter?: { hit(key: string): Promise<{ ok: boolean; retryAfterSeconds: number }> };
+  /** The crawl module's monthly website checks and their suggestions. */
+  websiteChecks: WebsiteChecksPort;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -41,6 +44,7 @@ export interface ToolsServiceDeps {
 /**
  * Company management (the spec's "tools" routes): what owners and administrators read and change.
  * Verb groups: reading, editing, deleting and the logo here; the AI edit in tools.ai-edit.ts; the gallery in tools.photos.ts;
+ * the monthly website check in tools.website-check.ts;
  * administrator actions in tools.admin.ts; what they share in tools.editing.ts.
  */
 export function createToolsService(deps: ToolsServiceDeps) {
@@ -49,7 +53,8 @@ export function createToolsService(deps: ToolsServiceDeps) {
   const editing = createToolsEditing(deps);
   const { toTool, detail, getRow, validatePatch, resolve } = editing;
 
-  return {
+  const photos = createToolsPhotos({ db, companies, baseUrl, getRow });
+  const service = {
     toTool,
     validatePatch,
 
@@ -118,8 +123,12 @@ export function createToolsService(deps: ToolsServiceDeps) {
     },
 
     ...createToolsAiEdit({ db, llm: deps.llm, editing, companies }),
-    ...createToolsPhotos({ db, companies, baseUrl, getRow }),
+    ...photos,
     ...createToolsAdmin({ db, audit, editing, companies, subscriptions: deps.subscriptions, events: deps.events }),
+  };
+  return {
+    ...service,
+    ...createToolsWebsiteCheck({ checks: deps.websiteChecks, getRow, validatePatch, update: service.update, uploadPhoto: photos.uploadPhoto }),
   };
 }
 

@@ -11,10 +11,13 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import type { Analyser } from './crawl.analyse.js';
 import type { CrawlEvent, Engine } from './crawl.engine.js';
 import type { CrawlRepo } from './crawl.repo.js';
+import type { WebsiteChecksRepo } from './website-checks.repo.js';
 
 /** What every verb group of the crawl service shares: its dependencies, the engine, and the rules on who may crawl what. */
 export interface CrawlServiceDeps {
   repo: CrawlRepo;
+  /** Monthly website checks and the suggestions crawls leave for owners. */
+  checks: WebsiteChecksRepo;
   companies: CompaniesService;
   embeddings: EmbeddingProvider;
   llm?: LlmClient | undefined;
@@ -39,6 +42,12 @@ export interface CrawlRunOptions {
   maxPages: number;
   maxDepth: number;
   adaptiveRetry: boolean;
+  /**
+   * What the crawl leaves for the owner to decide: `changes`, the monthly website check, writes no value
+   * and proposes what differs (and the site's pictures); `photos`, a crawl the owner asked for, writes the
+   * profile as usual and proposes the site's pictures. Without it nothing is proposed.
+   */
+  suggest?: 'changes' | 'photos';
 }
 
 export interface CrawlCtx {

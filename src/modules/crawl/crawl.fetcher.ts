@@ -21,7 +21,7 @@ export class FetchError extends Error {
 }
 
 /** `any` (the scans module): every content type is read, still size-capped. */
-export type FetchPurpose = 'page' | 'robots' | 'sitemap' | 'any';
+export type FetchPurpose = 'page' | 'robots' | 'sitemap' | 'any' | 'image';
 
 /** Per-request choices (the scans module compares user agents and reports error statuses). */
 export interface FetchRequestOptions {
@@ -42,6 +42,8 @@ export interface FetchResult {
   redirects: string[];
   /** Response headers of the final hop (lower-case names; repeated headers joined with ", "). */
   headers: Record<string, string>;
+  /** The body as received, for `image` fetches (their text body is empty). */
+  bytes?: Buffer;
 }
 
 export interface FetcherOptions {
@@ -64,6 +66,7 @@ const CONTENT_TYPES: Record<FetchPurpose, RegExp> = {
   robots: /^text\/plain\b/i,
   sitemap: /^(application\/xml|text\/xml|application\/rss\+xml|text\/plain)\b/i,
   any: /^/,
+  image: /^image\/(jpeg|png|webp)\b/i,
 };
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -109,7 +112,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     return url;
   }
 
-  async function once(url: URL, purpose: FetchPurpose, o: FetchRequestOptions): Promise<{ status: number; location?: string; contentType: string; body: string; headers: Record<string, string> }> {
+  type Hop = { status: number; location?: string; contentType: string; body: string; bytes?: Buffer; headers: Record<string, string> };
+  async function once(url: URL, purpose: FetchPurpose, o: FetchRequestOptions): Promise<Hop> {
     const signal = AbortSignal.timeout(options.timeoutMs);
     let res;
     try {
@@ -119,7 +123,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         signal,
         headers: {
           'user-agent': o.userAgent ?? options.userAgent,
-          accept: o.accept ?? (purpose === 'page' ? 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' : purpose === 'sitemap' ? 'application/xml,text/xml;q=0.9,text/plain;q=0.5' : purpose === 'any' ? '*/*' : 'text/plain'),
+          accept: o.accept ?? (purpose === 'page' ? 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5' : purpose === 'sitemap' ? 'application/xml,text/xml;q=0.9,text/plain;q=0.5' : purpose === 'any' ? '*/*' : purpose === 'image' ? 'image/jpeg,image/png,image/webp' : 'text/plain'),
           'accept-language': 'en;q=1, *;q=0.5',
         },
       });
@@ -166,7 +170,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     } catch (err) {
       throw toFetchError(err);
     }
-    return { status, contentType, body: decode(Buffer.concat(chunks), contentType), headers };
+    const raw = Buffer.concat(chunks);
+    return purpose === 'image' ? { status, contentType, body: '', bytes: raw, headers } : { status, contentType, body: decode(raw, contentType), headers };
   }
 
   return {
@@ -186,7 +191,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           continue;
         }
         if (r.status >= 400 && !o.keepErrorStatus) throw new FetchError('http', `HTTP ${r.status} for ${url.href}`, r.status);
-        return { url: url.href, status: r.status, contentType: r.contentType, body: r.body, redirects, headers: r.headers };
+        return { url: url.href, status: r.status, contentType: r.contentType, body: r.body, redirects, headers: r.headers, ...(r.bytes ? { bytes: r.bytes } : {}) };
       }
     },
     close: () => agent.close(),

@@ -34,6 +34,9 @@ function jobResult(r: PipelineResult) {
   return {
     outcome: r.saved.outcome,
     changed_fields: r.changes.map((c) => c.field),
+    // the monthly website check writes nothing: what it found waits for the owner
+    proposed_fields: r.proposed.map((c) => c.field),
+    suggestion_id: r.suggestionId,
     kept_owner_edits: r.saved.kept,
     strategies_tried: r.outcome.strategiesTried,
     analyser: r.profile.analyser,
@@ -52,7 +55,7 @@ async function runTracked(ctx: CrawlCtx, row: CrawlJobRow, opts: CrawlRunOptions
   const { hooks, flush } = trackingHooks(repo, row.id);
   hooks.event({ at: new Date().toISOString(), stage: 'queued', message: `attempt ${row.attempts} started`, data: { url: row.url, ...opts } });
   try {
-    const r = await pipeline(ctx, { url: row.url, domain: row.domain }, opts, hooks);
+    const r = await pipeline(ctx, { url: row.url, domain: row.domain }, opts, hooks, row.id);
     if (userId && row.requested_by !== 'admin') await claimOwnership(ctx, userId, r.saved.row.id, hooks.event);
     await flush();
     const job = await repo.succeed(row.id, { companyId: r.saved.row.id, pagesFetched: r.outcome.pages.length, result: jobResult(r) });
@@ -84,8 +87,9 @@ export async function crawlNow(ctx: CrawlCtx, principal: BearerPrincipal, req: C
   const target = parseTarget(req.url);
   await authorize(ctx, principal, target.domain);
   await ensureNotRunning(ctx, target.domain);
-  const opts = runOptions(ctx, req.options, flags.adaptiveRetry);
   const userId = principal.kind === 'user' ? principal.userId : null;
+  // An owner's crawl proposes the site's pictures for the gallery.
+  const opts: CrawlRunOptions = { ...runOptions(ctx, req.options, flags.adaptiveRetry), ...(userId ? { suggest: 'photos' as const } : {}) };
   if (flags.trackJob) return crawlNowTracked(ctx, principal, target, opts, userId);
   try {
     const r = await pipeline(ctx, target, opts, { event: () => {}, stage: async () => {} });
@@ -145,8 +149,10 @@ export async function runJob(ctx: CrawlCtx, jobId: number, meta: { retryCount: n
   if (!existing || existing.status === 'succeeded' || existing.status === 'failed') return 'skipped';
   const row = await repo.claim(jobId);
   if (!row) return 'skipped';
-  const o = row.options as { max_pages?: number; max_depth?: number; adaptive_retry?: boolean };
-  const opts = runOptions(ctx, o, o.adaptive_retry ?? true);
+  const o = row.options as { max_pages?: number; max_depth?: number; adaptive_retry?: boolean; review?: boolean };
+  const byOwner = row.requested_by === 'user' || row.requested_by === 'magic_link';
+  const suggest = o.review ? 'changes' as const : byOwner ? 'photos' as const : undefined;
+  const opts: CrawlRunOptions = { ...runOptions(ctx, o, o.adaptive_retry ?? true), ...(suggest ? { suggest } : {}) };
   const userId = row.requested_by === 'admin' ? null : row.user_id;
   try {
     await runTracked(ctx, row, opts, userId);

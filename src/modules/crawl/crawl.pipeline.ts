@@ -1,11 +1,15 @@
 import { toPlainLine } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
+import type { CompanyInput } from '../companies/companies.schemas.js';
+import type { CompanyRecord } from '../companies/company.record.js';
+import { PHOTO_MAX_COUNT } from '../companies/photo-limits.js';
 import type { AnalysedProfile } from './crawl.analyse.js';
 import { CrawlFailure, type CrawlCtx, type CrawlRunOptions } from './crawl.context.js';
 import type { CrawlEvent, CrawlOutcome } from './crawl.engine.js';
 import { FetchError } from './crawl.fetcher.js';
 import { assembleMaterial } from './crawl.material.js';
 import { branchLocations, pagesToStore } from './crawl.views.js';
+import type { FieldChange, SuggestedPhoto } from './website-checks.repo.js';
 
 /** One crawl: fetch the site, extract, analyse, save the company and its pages. */
 export interface PipelineHooks {
@@ -45,12 +49,11 @@ async function fetchSite(ctx: CrawlCtx, target: Target, opts: CrawlRunOptions, h
   return outcome;
 }
 
-/** The analysed profile saved as the company (owner edits kept), and this crawl's pages as its stored pages. */
-async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome, profile: AnalysedProfile, hooks: PipelineHooks) {
-  const { companies, repo, config } = ctx.deps;
+/** The analysed profile as a company's input. */
+function profileInput(target: Target, outcome: CrawlOutcome, profile: AnalysedProfile): CompanyInput {
   // The identity is the domain asked for; the website the one the site actually lives on when it is the same domain.
   const website = normalizeDomain(outcome.origin) === target.domain ? outcome.origin : new URL(target.url).origin;
-  const saved = await companies.saveCrawled({
+  return {
     name: toPlainLine(profile.name) || target.domain,
     website_url: website,
     category: profile.category,
@@ -72,7 +75,52 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     founded_year: profile.founded_year,
     opening_hours: profile.opening_hours,
     price_range: profile.price_range,
+  };
+}
+
+/**
+ * The monthly website check: nothing is written to the profile; what the site now says differently, and
+ * its pictures, become the owner's pending suggestion. A company that is gone (or never was) is saved as usual.
+ */
+async function reviewProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome, profile: AnalysedProfile, hooks: PipelineHooks, jobId: number | null) {
+  const review = await ctx.deps.companies.reviewCrawled(profileInput(target, outcome, profile));
+  if (!review) return saveProfile(ctx, target, outcome, profile, hooks, jobId, 'photos');
+  await ctx.deps.repo.replacePages(review.row.id, pagesToStore(outcome.pages, ctx.deps.config.crawl.maxPages));
+  const suggestion = await suggest(ctx, review.row, outcome, jobId, review.changes);
+  const changes = Object.entries(review.changes).map(([field, c]) => ({ field, before: c.current, after: c.proposed }));
+  hooks.event({
+    at: new Date().toISOString(),
+    stage: 'save',
+    message: suggestion ? 'changes proposed to the owner' : 'profile confirmed: the site says what the profile says',
+    data: { company_id: review.row.id, proposed: changes.map((c) => c.field), photos: suggestion?.photos.length ?? 0 },
   });
+  return { saved: { row: review.row, outcome: 'unchanged' as const, changes: {}, kept: [] }, changes: [], proposed: changes, suggestionId: suggestion?.id ?? null };
+}
+
+/** Stores the pending suggestion (field changes and pictures not decided on before); undefined when there is nothing to propose. */
+async function suggest(ctx: CrawlCtx, company: CompanyRecord, outcome: CrawlOutcome, jobId: number | null, changes: Record<string, FieldChange>) {
+  const checks = ctx.deps.checks;
+  const decided = await checks.decidedPhotoUrls(company.id);
+  const seen = new Set<string>([...decided, ...(company.logo_url ? [company.logo_url] : [])]);
+  const photos: SuggestedPhoto[] = [];
+  for (const page of outcome.pages) {
+    for (const img of page.images ?? []) {
+      if (seen.has(img.url) || photos.length >= PHOTO_MAX_COUNT) continue;
+      seen.add(img.url);
+      photos.push(img);
+    }
+  }
+  if (!Object.keys(changes).length && !photos.length) {
+    await checks.dropPending(company.id);
+    return undefined;
+  }
+  return checks.replacePending(company.id, jobId, changes, photos);
+}
+
+/** The analysed profile saved as the company (owner edits kept), and this crawl's pages as its stored pages. */
+async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome, profile: AnalysedProfile, hooks: PipelineHooks, jobId: number | null, suggestWhat?: 'photos') {
+  const { companies, repo, config } = ctx.deps;
+  const saved = await companies.saveCrawled(profileInput(target, outcome, profile));
   // The widget answers from these: the company's stored pages become exactly this crawl's pages.
   const stored = pagesToStore(outcome.pages, config.crawl.maxPages);
   await repo.replacePages(saved.row.id, stored);
@@ -83,11 +131,13 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     message: `company ${saved.outcome}`,
     data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept, pages_stored: stored.length },
   });
-  return { saved, changes };
+  // Pictures are proposed, never published: only the owner puts a photo in the gallery.
+  const suggestion = suggestWhat === 'photos' ? await suggest(ctx, saved.row, outcome, jobId, {}) : undefined;
+  return { saved, changes, proposed: [] as { field: string; before: unknown; after: unknown }[], suggestionId: suggestion?.id ?? null };
 }
 
 /** Fetch, extract, analyse, save. Reports progress through the callbacks; throws CrawlFailure for site problems. */
-export async function pipeline(ctx: CrawlCtx, target: Target, opts: CrawlRunOptions, hooks: PipelineHooks) {
+export async function pipeline(ctx: CrawlCtx, target: Target, opts: CrawlRunOptions, hooks: PipelineHooks, jobId: number | null = null) {
   const outcome = await fetchSite(ctx, target, opts, hooks);
   const material = assembleMaterial(outcome.pages, outcome.origin);
   const textChars = outcome.pages.reduce((n, p) => n + p.text.length, 0);
@@ -98,8 +148,10 @@ export async function pipeline(ctx: CrawlCtx, target: Target, opts: CrawlRunOpti
   const profile: AnalysedProfile = await ctx.analyser.analyse(material);
   hooks.event({ at: new Date().toISOString(), stage: 'analyse', message: `profile analysed (${profile.analyser})`, data: { category: profile.category, city: profile.city, country: profile.country, service_type: profile.service_type } });
   await hooks.stage('save', outcome.pages.length);
-  const { saved, changes } = await saveProfile(ctx, target, outcome, profile, hooks);
-  return { saved, changes, outcome, profile };
+  const { saved, changes, proposed, suggestionId } = opts.suggest === 'changes'
+    ? await reviewProfile(ctx, target, outcome, profile, hooks, jobId)
+    : await saveProfile(ctx, target, outcome, profile, hooks, jobId, opts.suggest);
+  return { saved, changes, proposed, suggestionId, outcome, profile };
 }
 
 export type PipelineResult = Awaited<ReturnType<typeof pipeline>>;

@@ -8,6 +8,7 @@ import { createFetcher, type Fetcher } from './crawl.fetcher.js';
 import { CRAWL_JOB, crawlNow, runJob, startCrawl } from './crawl.jobs.js';
 import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
 import { toJobView, toProvenance } from './crawl.views.js';
+import { createWebsiteChecks, WEBSITE_CHECK_JOB } from './crawl.website-checks.js';
 
 export { PAGE_TEXT_MAX_CHARS, pagesToStore, parseTarget, toJobView } from './crawl.views.js';
 export { CRAWL_JOB } from './crawl.jobs.js';
@@ -86,6 +87,7 @@ export function createCrawlService(deps: CrawlServiceDeps) {
       }),
     close: () => fetcher.close(),
   };
+  const websiteChecks = createWebsiteChecks(ctx, (o) => service.createFetcher(o));
 
   jobs.define<{ jobId: number }>({
     name: CRAWL_JOB,
@@ -98,7 +100,10 @@ export function createCrawlService(deps: CrawlServiceDeps) {
     },
   });
 
-  return service;
+  jobs.define<object>({ name: WEBSITE_CHECK_JOB, retryLimit: 1, expireInSeconds: 10 * 60, handler: async () => void (await websiteChecks.queueDueChecks()) });
+  jobs.schedule(WEBSITE_CHECK_JOB, '41 * * * *');
+
+  return { ...service, ...websiteChecks };
 }
 
 export type CrawlService = ReturnType<typeof createCrawlService>;

@@ -388,8 +388,11 @@ describe('dashboard in a browser', () => {
     await shot(page, 'profile', true);
   });
 
-  it('opening hours, prices and photos: the owner sets the week, a holiday, a price range and a photo; agents and the public page see them (issue 39)', journey(), async (ctx) => {
+  it('opening hours, prices, website check and photos: the owner sets the week, a holiday, a price range, takes a change the website check found and adds a photo; agents and the public page see them (issue 39)', journey(), async (ctx) => {
     if (skip(ctx)) return;
+    // What a monthly website check found (the crawl is covered by website-check.routes.test.ts): a new phone number.
+    const phoneBefore = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().contact.phone;
+    await t.db.query('INSERT INTO website_suggestions (company_id, changes) VALUES ($1, $2::jsonb)', [companyId, JSON.stringify({ phone: { current: phoneBefore, proposed: '+49 30 5550 1234' } })]);
     await page.goto(`${base}/app/companies/${companyId}/profile`);
     const form = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Opening hours' }) });
     await form.scrollIntoViewIfNeeded();
@@ -421,6 +424,19 @@ describe('dashboard in a browser', () => {
     await prices.getByRole('button', { name: 'Save prices' }).click();
     await prices.getByText('Prices saved.').waitFor();
     assert.deepEqual((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().price_range, { from: 45, to: 90, currency: 'EUR', unit: 'job' });
+    // Website check: turned on, and the change it found is taken into the profile by the owner.
+    const check = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Website check' }) });
+    await check.scrollIntoViewIfNeeded();
+    await check.getByLabel('Check my website every month').check();
+    await check.getByText(/The monthly check is on/).waitFor();
+    await check.getByLabel(/^Phone:/).waitFor();
+    assert.equal(await check.getByLabel(/^Phone:/).isChecked(), true, 'what the site says is ticked to be taken');
+    await axe(page, 'website-check');
+    await shot(page, 'website-check');
+    await check.getByRole('button', { name: 'Take what is ticked' }).click();
+    await check.getByText('1 change saved to your profile.').waitFor();
+    await check.getByText(/Nothing to decide/).waitFor();
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().contact.phone, '+49 30 5550 1234');
     // Photos: one added with a caption, shown in the gallery; removing asks first.
     const gallery = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Photos', exact: true }) });
     await gallery.scrollIntoViewIfNeeded();

@@ -1334,6 +1334,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/{tool_id}/website-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The monthly website check and what it found (owner or admin) */
+        get: operations["tools.websiteCheck"];
+        /**
+         * Turn the monthly website check on or off (owner or admin)
+         * @description On: the website is read again within the hour and then every 30 days; nothing is written to the profile, what differs waits for approval.
+         */
+        put: operations["tools.setWebsiteCheck"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/website-check/suggestions/{suggestion_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take some of what the website check found (owner or admin)
+         * @description The chosen fields become your edit (in the history, undoable like any edit); the chosen pictures are fetched and added to the gallery. What is not chosen is dismissed. 404 when the suggestion is no longer open.
+         */
+        post: operations["tools.acceptWebsiteSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/website-check/suggestions/{suggestion_id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss what the website check found (owner or admin) */
+        post: operations["tools.dismissWebsiteSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/admin/agents": {
         parameters: {
             query?: never;
@@ -2411,6 +2469,13 @@ export interface components {
                 url: string;
             }[];
             version: string;
+        };
+        AcceptSuggestionResult: {
+            applied_fields: string[];
+            check: components["schemas"]["WebsiteCheck"];
+            photos_added: string[];
+            /** @description Pictures that could not be added, as sentences */
+            problems: string[];
         };
         Admin: {
             /** Format: date-time */
@@ -4116,6 +4181,31 @@ export interface components {
             message: string;
             /** @description whsec_… signing secret: shown only here, store it now */
             secret: string;
+        };
+        WebsiteCheck: {
+            last_check_at: string | null;
+            /** @description The site is read again every month; what differs waits here for your approval */
+            monthly: boolean;
+            next_check_at: string | null;
+            /** @description What the latest check (or your latest crawl) found; null when there is nothing to decide */
+            suggestion: {
+                /** @description Per field: the profile's value and what the website now says. Nothing is changed until you accept it */
+                changes: {
+                    [key: string]: {
+                        current: unknown;
+                        proposed: unknown;
+                    };
+                };
+                /** Format: date-time */
+                found_at: string;
+                /** Format: uuid */
+                id: string;
+                /** @description Pictures on your website you may add to the gallery */
+                photos: {
+                    caption: string;
+                    url: string;
+                }[];
+            } | null;
         };
         WidgetChatResponse: {
             /** @description Plain text */
@@ -8966,6 +9056,263 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.websiteCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteCheck"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.setWebsiteCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    monthly: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteCheck"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.acceptWebsiteSuggestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suggestion_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The fields to take from the website (keys of suggestion.changes)
+                     * @default []
+                     */
+                    fields: string[];
+                    /**
+                     * @description The pictures to add to the gallery (urls of suggestion.photos)
+                     * @default []
+                     */
+                    photos: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptSuggestionResult"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.dismissWebsiteSuggestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                suggestion_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebsiteCheck"];
                 };
             };
             /** @description Default Response */

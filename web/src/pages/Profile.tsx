@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
 import { Logo, Photos } from './ProfileMedia';
+import { WebsiteCheck } from './ProfileWebsiteCheck';
 
 type Tool = components['schemas']['ToolDetailResponse'];
 type AiEdit = components['schemas']['AiEditResponse'];
@@ -371,6 +372,7 @@ export default function Profile() {
       <ProfileForm tool={tool.data} />
       <HoursForm tool={tool.data} />
       <PriceForm tool={tool.data} />
+      <WebsiteCheck tool={tool.data} />
       <Provenance tool={tool.data} />
       <Logo tool={tool.data} />
       <Photos tool={tool.data} />
