@@ -13,10 +13,20 @@ function findTests(dir) {
 }
 
 const only = process.argv.slice(2);
+// TEST_SUBSET=node-line: the second CI run on the Node LTS line checks what can differ between Node versions, not every
+// rule again: the pure helpers and the platform (db, crypto, workers, native kernels, HTTP limits), every route file
+// (each module's routes through app.inject), and the files that lean on Node's networking, workers or an SDK.
+const NODE_LINE_EXTRAS = [
+  'mcp.journey.test.ts', 'payments.stripe.test.ts', 'crawl.ssrf.test.ts', 'crawl.engine.test.ts', 'webhooks.test.ts',
+  'svg-render.test.ts', 'search-index.sync.test.ts', 'vector-graph.test.ts', 'security.test.ts',
+];
+const inNodeLineSubset = (f) =>
+  /^src\/(lib|platform)\//.test(f) || f.endsWith('.routes.test.ts') || NODE_LINE_EXTRAS.some((name) => f.endsWith(`/${name}`));
+const subset = process.env.TEST_SUBSET === 'node-line';
 // TEST_SKIP_BROWSER=1 leaves out the journeys in Chromium (*.browser.test.ts): the second CI run on the Node LTS
 // line checks the server on that Node; the browser does not change with it, and those journeys are the slowest files.
 const skipBrowser = process.env.TEST_SKIP_BROWSER === '1';
-const files = only.length ? only : ['src', 'test'].flatMap(findTests).filter((f) => !(skipBrowser && f.endsWith('.browser.test.ts'))).sort();
+const files = only.length ? only : ['src', 'test'].flatMap(findTests).filter((f) => !(skipBrowser && f.endsWith('.browser.test.ts'))).filter((f) => !subset || inNodeLineSubset(f)).sort();
 const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 let failed = false;
 for (const store of stores) {
