@@ -106,7 +106,7 @@ describe('monthly website check (issue 39): the site is read again, and what dif
     assert.ok(found.last_check_at);
     assert.deepEqual(found.suggestion.changes.phone, { current: '+44 113 496 0000', proposed: '+44 113 496 0999' });
     const sid = found.suggestion.id;
-    const accept = (payload: unknown, token = owner) => t.app.inject({ method: 'POST', url: `/api/tools/${id}/website-check/suggestions/${sid}/accept`, headers: bearer(token), payload });
+    const accept = (payload: Record<string, unknown>, token = owner) => t.app.inject({ method: 'POST', url: `/api/tools/${id}/website-check/suggestions/${sid}/accept`, headers: bearer(token), payload });
 
     assert.equal((await accept({ fields: ['phone'] }, stranger)).statusCode, 404);
     const wrong = await accept({ fields: ['phone', 'founded_year'] });
