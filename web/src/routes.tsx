@@ -63,13 +63,14 @@ const adminPromos = createRoute({
 });
 const adminReindex = createRoute({ getParentRoute: () => admin, path: '/admin/reindex', component: lazyRouteComponent(() => import('./pages/AdminReindex')) });
 const adminReviews = createRoute({ getParentRoute: () => admin, path: '/admin/reviews', component: lazyRouteComponent(() => import('./pages/AdminReviews')) });
+const adminAgentReports = createRoute({ getParentRoute: () => admin, path: '/admin/agent-reports', component: lazyRouteComponent(() => import('./pages/AdminAgentReports')) });
 const adminAudit = createRoute({ getParentRoute: () => admin, path: '/admin/audit', component: lazyRouteComponent(() => import('./pages/AdminAudit')) });
 
 const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
   owner.addChildren([companies, proposals, profile, widget, insights, reviews, scans, billing]),
-  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAudit]),
+  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAgentReports, adminAudit]),
 ]);
 
 export const router = createRouter({ routeTree, trailingSlash: 'never', defaultPreload: 'intent' });

@@ -5,7 +5,7 @@ import { err, errorResponses } from '../../platform/http.js';
 import type { ProposalsService } from '../proposals/proposals.service.js';
 import { AdminAgentProposalsQuery } from '../proposals/proposals.schemas.js';
 import type { AgentsService } from './agents.service.js';
-import { AdminAgentListQuery, AgentIdParams } from './agents.schemas.js';
+import { AdminAgentListQuery, AgentIdParams, AgentReportIdParams, ResolveAgentReportBody } from './agents.schemas.js';
 
 export interface AdminAgentsRoutesOptions {
   agents: AgentsService;
@@ -41,6 +41,35 @@ export async function adminAgentsRoutes(app: App, { agents, proposals, guards }:
     const offset = req.query.cursor ? 0 : (req.query.offset ?? 0);
     const page = await agents.list({ q: req.query.q, limit, offset, cursor: req.query.cursor });
     return { agents: await withCounts(page.rows), total: page.total, limit, offset, has_more: page.hasMore, next_cursor: page.nextCursor };
+  });
+
+  app.get('/reports', {
+    schema: {
+      operationId: 'admin.agents.reports',
+      tags: ['admin'],
+      summary: 'Owners\' open reports of agents, oldest first (the moderation queue)',
+      ...adminAuth,
+      response: { 200: Type.Ref('AgentReportQueue'), ...denied, ...errorResponses },
+    },
+  }, async () => proposals.openAgentReports());
+
+  app.post('/reports/:report_id/resolve', {
+    schema: {
+      operationId: 'admin.agents.resolveReport',
+      tags: ['admin'],
+      summary: 'Dismiss a report, or deactivate the agent and close its open reports',
+      ...adminAuth,
+      params: AgentReportIdParams,
+      body: ResolveAgentReportBody,
+      response: { 200: Type.Object({ resolved: Type.Integer({ description: 'Reports closed' }), agent: Type.Ref('AdminAgent') }), 404: err, ...denied, ...errorResponses },
+    },
+  }, async (req) => {
+    const report = await proposals.openAgentReport(req.params.report_id);
+    const deactivate = req.body.decision === 'deactivate_agent';
+    // The agent first: a report is closed as "deactivated" only once the agent is.
+    const agent = deactivate ? await agents.setActive(report.agent_id, false) : await agents.mustExist(report.agent_id);
+    const { resolved } = await proposals.resolveAgentReport(report.id, deactivate ? 'deactivated' : 'dismissed');
+    return { resolved, agent: (await withCounts([agent]))[0]! };
   });
 
   for (const [action, active] of [['deactivate', false], ['reactivate', true]] as const) {

@@ -127,6 +127,32 @@ export const AdminAgentListQuery = Type.Object({
 
 export const AgentIdParams = Type.Object({ agent_id: Type.String({ format: 'uuid' }) });
 
+export const AgentReportSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    agent_id: Type.String({ format: 'uuid' }),
+    agent_name: Type.String(),
+    agent_active: Type.Boolean(),
+    company_id: Type.String({ format: 'uuid' }),
+    company_name: Type.String({ description: 'The company whose owner reported the agent' }),
+    proposal_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    proposal_text: Type.Union([Type.String(), Type.Null()], { description: 'What the agent sent (its first 600 characters)' }),
+    reason: Type.Union([Type.Literal('spam'), Type.Literal('abuse'), Type.Literal('other')]),
+    note: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    open_reports_of_agent: Type.Integer(),
+    blocked_by: Type.Integer({ description: 'Companies that blocked this agent' }),
+  },
+  { $id: 'AgentReport' },
+);
+export const AgentReportQueueSchema = Type.Object({ reports: Type.Array(Type.Ref('AgentReport'), { description: 'Open reports, oldest first (at most 100)' }) }, { $id: 'AgentReportQueue' });
+export const AgentReportIdParams = Type.Object({ report_id: Type.String({ format: 'uuid' }) });
+export const ResolveAgentReportBody = Type.Object({
+  decision: Type.Union([Type.Literal('dismiss'), Type.Literal('deactivate_agent')], {
+    description: 'dismiss closes this report; deactivate_agent deactivates the agent (its key is refused, its webhooks hear agent.deactivated) and closes all its open reports',
+  }),
+});
+
 export interface AgentRow {
   id: string;
   name: string;
@@ -143,4 +169,4 @@ export interface AgentRow {
 }
 
 /** $id'd schemas registered once in app.ts (referenced with Type.Ref). */
-export const agentsSchemas = [AgentSchema, AgentInfoSchema, AgentKeyEnvelopeSchema, AgentDeactivatedSchema, AdminAgentSchema, AdminAgentListSchema];
+export const agentsSchemas = [AgentSchema, AgentInfoSchema, AgentKeyEnvelopeSchema, AgentDeactivatedSchema, AdminAgentSchema, AdminAgentListSchema, AgentReportSchema, AgentReportQueueSchema];

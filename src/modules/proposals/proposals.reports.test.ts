@@ -68,4 +68,43 @@ describe('reporting and blocking agents', () => {
     assert.equal(res.json().blocked, false);
     await propose(company, 'A real request this time: 40 croissants.');
   });
+
+  it('administrators work through the reports as a queue: dismiss one, or deactivate the agent and close all its reports', async () => {
+    const admin = await as.admin();
+    const queue = async () => (await t.app.inject({ method: 'GET', url: '/api/tools/admin/agents/reports', headers: admin.headers })).json().reports;
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/tools/admin/agents/reports' })).statusCode, 401);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/tools/admin/agents/reports', headers: owner.headers })).statusCode, 403);
+    // A second company reports the same agent.
+    const second = await propose(other, 'Buy 5,000 backlinks today!');
+    assert.equal((await report(stranger, second, { reason: 'abuse', block: false })).statusCode, 200);
+    const open = await queue();
+    assert.deepEqual(open.map((r: { company_name: string; reason: string }) => [r.company_name, r.reason]), [['Quiet Bakery', 'spam'], ['Other Shop', 'abuse']]);
+    assert.equal(open[0].proposal_text, 'We can get your company to #1 on Google…');
+    assert.equal(open[0].note, 'Cold SEO pitch, third this week.');
+    assert.equal(open[0].open_reports_of_agent, 2);
+
+    const resolve = (id: string, payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url: `/api/tools/admin/agents/reports/${id}/resolve`, headers, payload });
+    assert.equal((await resolve(open[0].id, { decision: 'dismiss' }, owner.headers)).statusCode, 403);
+    const bad = await resolve(open[0].id, { decision: 'ban' });
+    assert.equal(bad.statusCode, 422);
+    assert.equal((await queue()).length, 2, 'a refused decision closes nothing');
+
+    const dismissed = await resolve(open[0].id, { decision: 'dismiss' });
+    assert.equal(dismissed.statusCode, 200, dismissed.body);
+    assert.equal(dismissed.json().resolved, 1);
+    assert.equal(dismissed.json().agent.is_active, true);
+    assert.equal((await resolve(open[0].id, { decision: 'dismiss' })).statusCode, 404, 'resolved once');
+
+    const third = await propose(company, 'Your reviews could be 5 stars.');
+    assert.equal((await report(owner, third, { reason: 'spam', block: false })).statusCode, 200);
+    const before = await queue();
+    assert.equal(before.length, 2);
+    const deactivated = await resolve(before[0].id, { decision: 'deactivate_agent' });
+    assert.equal(deactivated.statusCode, 200, deactivated.body);
+    assert.equal(deactivated.json().resolved, 2, 'every open report of the agent closes');
+    assert.equal(deactivated.json().agent.is_active, false);
+    assert.deepEqual(await queue(), []);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/v1/agent/proposals', headers: spammer.headers, payload: { company_id: other, customer_name: 'SEO', customer_email: 'seo@example.org', description: 'Hello?' } });
+    assert.equal(refused.statusCode, 401, 'a deactivated agent\'s key is refused');
+  });
 });

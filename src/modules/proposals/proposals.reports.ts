@@ -45,3 +45,23 @@ export async function reportCountsByAgents(ctx: ProposalsCtx, agentIds: string[]
   const rows = await createAgentReportsRepo(ctx.deps.db).countsByAgents(agentIds);
   return new Map(rows.map((r) => [r.agent_id, { reports: r.reports, blocked_by: r.blocked_by }]));
 }
+
+/** The administrators' queue of open reports, oldest first. */
+export async function openAgentReports(ctx: ProposalsCtx, limit = 100) {
+  const rows = await createAgentReportsRepo(ctx.deps.db).open(limit);
+  return { reports: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
+}
+
+/** The agent an open report is about; a 404 when it is unknown or already resolved. */
+export async function openAgentReport(ctx: ProposalsCtx, reportId: string): Promise<{ id: string; agent_id: string }> {
+  const row = await createAgentReportsRepo(ctx.deps.db).openById(reportId);
+  if (!row) throw new AppError('not_found', 'This report is not open: it was resolved already, or it does not exist.');
+  return row;
+}
+
+/** Closes a report: dismissed alone, or with every open report of its agent once the agent is deactivated. */
+export async function resolveAgentReport(ctx: ProposalsCtx, reportId: string, resolution: 'dismissed' | 'deactivated'): Promise<{ resolved: number }> {
+  const resolved = await createAgentReportsRepo(ctx.deps.db).resolve(reportId, resolution);
+  if (!resolved) throw new AppError('not_found', 'This report is not open: it was resolved already, or it does not exist.');
+  return { resolved };
+}

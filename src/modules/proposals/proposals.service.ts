@@ -7,7 +7,7 @@ import { reply, respond, setDeleted } from './proposals.replies.js';
 import { createProposalsRepo } from './proposals.repo.js';
 import { createBatch, createProposal } from './proposals.send.js';
 import { unsubscribeInvitations } from './proposals.invitations.js';
-import { reportAgent, reportCountsByAgents, unblockAgent } from './proposals.reports.js';
+import { openAgentReport, openAgentReports, reportAgent, reportCountsByAgents, resolveAgentReport, unblockAgent } from './proposals.reports.js';
 import type { ReportReason } from './agent-reports.repo.js';
 
 export type { AgentAddresses, ProposalsServiceDeps } from './proposals.context.js';
@@ -46,6 +46,9 @@ export function createProposalsService(deps: ProposalsServiceDeps) {
     listForAdmin: (agentId: string, q: { limit: number; offset: number; include_deleted?: boolean }) => listForAdmin(ctx, agentId, q),
     countsByAgents: (agentIds: string[]) => countsByAgents(ctx, agentIds),
     reportCountsByAgents: (agentIds: string[]) => reportCountsByAgents(ctx, agentIds),
+    openAgentReports: (limit?: number) => openAgentReports(ctx, limit),
+    openAgentReport: (reportId: string) => openAgentReport(ctx, reportId),
+    resolveAgentReport: (reportId: string, resolution: 'dismissed' | 'deactivated') => resolveAgentReport(ctx, reportId, resolution),
   };
 }
 

@@ -688,7 +688,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Sign in to AgentPages' }).waitFor();
   });
 
-  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, crawl monitor, audit log', journey(), async (ctx) => {
+  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, reported agents, crawl monitor, audit log', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const token = await signInAdmin(t);
     const admin = await browser.newContext({ viewport: DESKTOP });
@@ -743,7 +743,7 @@ describe('dashboard in a browser', () => {
       await confirm.click();
       await a.getByText('Someone Else GmbH: deleted').waitFor();
 
-      await a.getByRole('link', { name: 'Agents' }).click();
+      await a.getByRole('link', { name: 'Agents', exact: true }).click();
       const agentRow = a.getByRole('row').filter({ hasText: 'Procurement Bot' });
       await agentRow.waitFor();
       await axe(a, 'admin-agents');
@@ -754,6 +754,16 @@ describe('dashboard in a browser', () => {
       await agentRow.getByText('deactivated').waitFor();
       await agentRow.getByRole('button', { name: /Reactivate/ }).click();
       await agentRow.getByText('active', { exact: true }).waitFor();
+
+      // The moderation queue of reported agents (issue 38): the owner's report from the inbox journey, dismissed.
+      await a.getByRole('link', { name: 'Reported agents' }).click();
+      const reported = a.getByRole('list', { name: 'Open reports' }).getByRole('listitem').filter({ hasText: 'Procurement Bot: reported by Dash Bakery for spam' });
+      await reported.getByText('Testing the report flow.').waitFor();
+      await axe(a, 'admin-agent-reports');
+      await shot(a, 'admin-agent-reports');
+      await reported.getByRole('button', { name: /^Dismiss/ }).click();
+      await a.getByText('The report is dismissed.', { exact: false }).waitFor();
+      await a.getByText('No open reports. Nothing to look at.').waitFor();
 
       // A crawl that fails (the host does not exist) for the monitor's failed job and its timeline.
       const crawl = await t.app.inject({ method: 'POST', url: '/api/crawl/admin', headers: bearer(token), payload: { url: 'https://crawl-fails.invalid' } });

@@ -1463,6 +1463,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/admin/agents/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Owners' open reports of agents, oldest first (the moderation queue) */
+        get: operations["admin.agents.reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/admin/agents/reports/{report_id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a report, or deactivate the agent and close its open reports */
+        post: operations["admin.agents.resolveReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/admin/audit-log": {
         parameters: {
             query?: never;
@@ -2600,6 +2634,32 @@ export interface components {
                     };
                 };
             };
+        };
+        AgentReport: {
+            agent_active: boolean;
+            /** Format: uuid */
+            agent_id: string;
+            agent_name: string;
+            /** @description Companies that blocked this agent */
+            blocked_by: number;
+            /** Format: uuid */
+            company_id: string;
+            /** @description The company whose owner reported the agent */
+            company_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            note: string;
+            open_reports_of_agent: number;
+            proposal_id: string | null;
+            /** @description What the agent sent (its first 600 characters) */
+            proposal_text: string | null;
+            reason: "spam" | "abuse" | "other";
+        };
+        AgentReportQueue: {
+            /** @description Open reports, oldest first (at most 100) */
+            reports: components["schemas"]["AgentReport"][];
         };
         AgentReviewResult: {
             message: string;
@@ -9574,6 +9634,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminAgent"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.agents.reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentReportQueue"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.agents.resolveReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description dismiss closes this report; deactivate_agent deactivates the agent (its key is refused, its webhooks hear agent.deactivated) and closes all its open reports */
+                    decision: "dismiss" | "deactivate_agent";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent: components["schemas"]["AdminAgent"];
+                        /** @description Reports closed */
+                        resolved: number;
+                    };
                 };
             };
             /** @description Default Response */

@@ -91,6 +91,7 @@ export function AdminLayout() {
         <Link to="/admin/promo-codes" activeOptions={{ includeSearch: false }}>Promo codes</Link>
         <Link to="/admin/reindex" activeOptions={{ includeSearch: false }}>Reindex</Link>
         <Link to="/admin/reviews" activeOptions={{ includeSearch: false }}>Reported reviews</Link>
+        <Link to="/admin/agent-reports" activeOptions={{ includeSearch: false }}>Reported agents</Link>
         <Link to="/admin/audit" activeOptions={{ includeSearch: false }}>Audit log</Link>
         <span className="hint" style={{ color: '#b8c4e0', display: 'block', marginTop: '1rem' }}>{me.data.admin.email}</span>
         <SignOut admin />
