@@ -72,6 +72,7 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     founded_year: profile.founded_year,
     opening_hours: profile.opening_hours,
     price_range: profile.price_range,
+    service_prices: profile.service_prices,
   });
   // The widget answers from these: the company's stored pages become exactly this crawl's pages.
   const stored = pagesToStore(outcome.pages, config.crawl.maxPages);
