@@ -7,8 +7,8 @@
  * (test/fixtures/crawl/farm.ts) through the real engine and prints their city, country, phone and email
  * accuracy, which must stay at 100 %.
  */
-import { EVAL_SITES, HOLDOUT_SITES, HOURS_SITES, PRICE_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
-import { EVAL_FIELDS, evaluate, evaluateFixtures, evaluateHours, evaluatePrices } from '../../test/eval/crawl/harness.js';
+import { EVAL_SITES, HOLDOUT_SITES, HOURS_SITES, PRICE_SITES, SERVICE_PRICE_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
+import { EVAL_FIELDS, evaluate, evaluateFixtures, evaluateHours, evaluatePrices, evaluateServicePrices } from '../../test/eval/crawl/harness.js';
 
 const showMisses = process.argv.includes('--misses');
 const t0 = Date.now();
@@ -27,6 +27,9 @@ if (showMisses) for (const m of hours.misses) console.log(`    miss ${m}`);
 const prices = await evaluatePrices(PRICE_SITES);
 console.log(`prices: ${prices.right}/${prices.sites} sites read right (from, to, currency and unit; none where a site states no price per unit)`);
 if (showMisses) for (const m of prices.misses) console.log(`    miss ${m}`);
+const services = await evaluateServicePrices(SERVICE_PRICE_SITES);
+console.log(`prices per service: ${services.right}/${services.sites} sites read right (the whole list in order; none where a page names no service)`);
+if (showMisses) for (const m of services.misses) console.log(`    miss ${m}`);
 const tidy = await evaluateFixtures();
 console.log(`tidy fixture sites (crawled): ${tidy.right}/${tidy.total} fields = ${((tidy.right / tidy.total) * 100).toFixed(1)} %`);
 if (showMisses) for (const m of tidy.misses) console.log(`    miss ${m}`);

@@ -85,21 +85,84 @@ function priceOf(fromMoney: string, toMoney: string | undefined, unit: PriceUnit
   return { from, ...(to !== undefined && to > from ? { to } : {}), currency, unit };
 }
 
-/** Every price with a currency and a unit in the text, in order. */
-export function pricesInText(text: string): RawPrice[] {
-  const flat = text.replace(/\s+/g, ' ');
-  const found: { at: number; price: RawPrice }[] = [];
+/** A price found in a text: where it starts, and whether a phrase before the amount named its unit ("Stundensatz: 55 €"). */
+interface FoundPrice {
+  at: number;
+  price: RawPrice;
+  phrase: boolean;
+}
+
+function findPrices(flat: string): FoundPrice[] {
+  const found: FoundPrice[] = [];
   for (const m of flat.matchAll(AFTER)) {
     const unit = unitOf(m[5]!);
     // "25-35 €/Std.": a bare first amount takes the currency of the second.
     const price = unit && (m[1] ? priceOf(m[1], m[2], unit) : priceOf(m[3]!, m[4], unit));
-    if (price) found.push({ at: m.index, price });
+    if (price) found.push({ at: m.index, price, phrase: false });
   }
   for (const m of flat.matchAll(BEFORE)) {
     const price = priceOf(m[2]!, m[3], BEFORE_UNIT.get(m[1]!.toLowerCase())!);
-    if (price && !found.some((f) => Math.abs(f.at - m.index) < 40)) found.push({ at: m.index, price });
+    if (price && !found.some((f) => Math.abs(f.at - m.index) < 40)) found.push({ at: m.index, price, phrase: true });
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.price);
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** Every price with a currency and a unit in the text, in order. */
+export function pricesInText(text: string): RawPrice[] {
+  return findPrices(text.replace(/\s+/g, ' ')).map((f) => f.price);
+}
+
+/** A priced service as a page states it; the currency unresolved, as in RawPrice. */
+export interface RawServicePrice {
+  service: string;
+  price: RawPrice;
+}
+
+/** Leaders and separators between a service and its price: "Boiler service — £80", "Haarschnitt ....... 35 €", "Deep clean | $50". */
+const LEADER = /[\s:|·•*–—-]+$|\s*\.{2,}\s*$|\s*…\s*$/u;
+/** "from", "ab", "à partir de" just before the amount belong to the price, not to the service. */
+const FROM_WORD = /\s+(?:from|starting (?:at|from)|only|just|ab|von|für|à partir de|dès|desde|a partir de|por solo)$/iu;
+/**
+ * Words that make a label a sentence or a heading rather than a service's name: "We charge $45 per hour", "Our rates: …",
+ * "Prices start at …", "Stundensatz: …". Such a line says what something costs, but not which service.
+ */
+const NOT_A_SERVICE = new RegExp(String.raw`(?:^|[^\p{L}])(?:we|our|us|you|your|i|my|is|are|be|costs?|charges?|charging|starts?|prices?|pricing|rates?|fees?|tarifs?|tarife?|preise?|kosten|ab|wir|unser\w*|sie|ihr\w*|ist|sind|nous|notre|nos|vous|votre|vos|est|sont|prix|nuestr\w*|precios?|es|son|total|minimum|min|max|maximum|save|off|discount|shipping|delivery|orders?|over|under|up)(?![\p{L}])`, 'iu');
+
+/** The service a line names before its price, or undefined when the text before the price is not a short name. */
+function serviceLabel(before: string): string | undefined {
+  let label = before;
+  for (let previous = ''; previous !== label; ) {
+    previous = label;
+    label = label.replace(LEADER, '').replace(FROM_WORD, '').trim();
+  }
+  if (label.length < 3 || label.length > 60 || label.split(' ').length > 6) return undefined;
+  // A name starts with a letter and holds no amount, no sentence punctuation and no other price.
+  if (!/^\p{L}/u.test(label) || /[\d.,;!?€$£%]/.test(label) || NOT_A_SERVICE.test(label)) return undefined;
+  return label;
+}
+
+/**
+ * Services priced one per line, as price lists and table rows write them ("Boiler service — £80 per visit",
+ * "Haarschnitt … 35 € pro Person"): the line states exactly one price with a unit, and the text before it is a
+ * short name (at most six words, no figures, not a sentence). A line with two prices, a sentence around a price, or a
+ * price after a phrase that names its unit ("Hourly rate: $60") gives nothing: a price put on the wrong service is
+ * worse than none. Each service once (the first line wins), at most `max`.
+ */
+export function servicePricesFromText(text: string, max = 30): RawServicePrice[] {
+  const out: RawServicePrice[] = [];
+  const seen = new Set<string>();
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (line.length < 6 || line.length > 160) continue;
+    const found = findPrices(line);
+    if (found.length !== 1 || found[0]!.phrase) continue;
+    const service = serviceLabel(line.slice(0, found[0]!.at));
+    if (!service || seen.has(service.toLowerCase())) continue;
+    seen.add(service.toLowerCase());
+    out.push({ service, price: found[0]!.price });
+    if (out.length >= max) break;
+  }
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readImages, type PageImage } from './extract-images.js';
 import * as cheerio from 'cheerio';
 import { extractContact, type ContactEvidence } from './extract-contact.js';
 import { hoursFromText } from './extract-hours.js';
-import { priceRangeFromText, type RawPrice } from './extract-price.js';
+import { priceRangeFromText, servicePricesFromText, type RawPrice, type RawServicePrice } from './extract-price.js';
 import type { OpeningHours } from './opening-hours.js';
 import { jsonLdOrgs, microdataAddress, type StructuredAddress, type StructuredOrg } from './extract-jsonld.js';
 import { toPlainLine, toPlainText } from './text.js';
@@ -53,6 +53,8 @@ export interface ExtractedPage {
   prices: RawPrice | undefined;
   /** Pictures of the business in the page's content (extract-images.ts): offered to the owner, never published by the crawl. */
   images: PageImage[];
+  /** Services the main text prices one per line or table row (extract-price.ts), the currency unresolved. */
+  servicePrices: RawServicePrice[];
 }
 
 const SOCIAL_HOSTS: [RegExp, string][] = [
@@ -191,6 +193,14 @@ function readMainText($: Page) {
   root.find('p, li, h1, h2, h3, h4, h5, h6, div, br, tr, address').each((_, el) => {
     $(el).append('\n');
   });
+  // Cells of a row stay on its line but apart: "<td>Boiler service</td><td>£80 per visit</td>" is not "Boiler service£80".
+  // A term and its description likewise ("<dt>Nail trim</dt><dd>$15 per visit</dd>"), each pair a line.
+  root.find('td, th, dt').each((_, el) => {
+    $(el).append(' ');
+  });
+  root.find('dd').each((_, el) => {
+    $(el).append('\n');
+  });
   const text = toPlainText(root.text()).slice(0, 50_000);
   return { headings, paragraphs, listItems, text };
 }
@@ -266,5 +276,7 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
     hours: hoursFromText(allText),
     prices: priceRangeFromText(allText),
     images,
+    // The main text only: a price list is content; a footer's line is a summary, not a list.
+    servicePrices: servicePricesFromText(text),
   };
 }

@@ -1,3 +1,5 @@
+import { toPlainLine } from './text.js';
+
 /**
  * A company's price range: from, to (optional), an ISO 4217 currency and the unit it is priced per; and the
  * conversion the max_price filter uses. The service runs without network access, so the exchange rates are a
@@ -42,6 +44,42 @@ export function normalizePriceRange(input: unknown): { range: PriceRange } | { p
   if (typeof o.unit !== 'string' || !(PRICE_UNITS as readonly string[]).includes(o.unit)) return { problem: `unit should be one of ${PRICE_UNITS.join(', ')}`, path: ['unit'] };
   const round = (v: number) => Math.round(v * 100) / 100;
   return { range: { from: round(o.from as number), ...(typeof o.to === 'number' ? { to: round(o.to) } : {}), currency, unit: o.unit as PriceUnit } };
+}
+
+/** One service's own price ("Boiler service: from £80 per visit"): the price part is a PriceRange. */
+export interface ServicePrice extends PriceRange {
+  service: string;
+}
+
+/** At most this many priced services: a price list, not a catalogue. */
+export const MAX_SERVICE_PRICES = 30;
+export const SERVICE_NAME_MAX = 120;
+
+/**
+ * Checks and normalises a list of service prices: each service named in plain text (1–120 characters), each price
+ * as normalizePriceRange reads it. A service listed twice (compared without case) is refused rather than merged:
+ * which of the two prices is right is the owner's call. The problem names the index and key it concerns.
+ */
+export function normalizeServicePrices(input: unknown): { prices: ServicePrice[] } | { problem: string; path: (string | number)[] } {
+  if (!Array.isArray(input)) return { problem: 'service_prices should be a list of {service, from, to, currency, unit}', path: [] };
+  if (input.length > MAX_SERVICE_PRICES) return { problem: `At most ${MAX_SERVICE_PRICES} service prices`, path: [] };
+  const prices: ServicePrice[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, item] of input.entries()) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { problem: 'A service price should be an object with service, from, to, currency and unit', path: [i] };
+    const { service, ...price } = item as Record<string, unknown>;
+    const name = typeof service === 'string' ? toPlainLine(service) : '';
+    if (!name) return { problem: 'service should name the service priced', path: [i, 'service'] };
+    if (name.length > SERVICE_NAME_MAX) return { problem: `service should be at most ${SERVICE_NAME_MAX} characters`, path: [i, 'service'] };
+    const key = name.toLowerCase();
+    const earlier = seen.get(key);
+    if (earlier !== undefined) return { problem: `"${name}" is listed twice (also at ${earlier}): give each service one price`, path: [i, 'service'] };
+    seen.set(key, i);
+    const r = normalizePriceRange(price);
+    if ('problem' in r) return { problem: r.problem.replace('A price range', 'A service price'), path: [i, ...r.path] };
+    prices.push({ service: name, ...r.range });
+  }
+  return { prices };
 }
 
 /** "€50–€120 per hour", "from $80 per job": the range as people and schema.org's priceRange read it. */

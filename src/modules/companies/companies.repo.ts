@@ -12,8 +12,8 @@ export interface StoredEmbedding {
 const CHANGEABLE = new Set<string>([...EDITABLE_FIELDS, 'country_code', 'phone_e164', 'logo_url', 'latitude', 'longitude', 'timezone', 'photos']);
 
 const param = (c: string, i: number) => (JSON_FIELDS.has(c) ? `$${i}::jsonb` : `$${i}`);
-/** JSON fields as jsonb text: lists and maps default to empty, opening hours stay SQL NULL when unknown. */
-const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null, price_range: null, photos: [] };
+/** JSON fields as jsonb text: lists and maps default to empty, opening hours and the price range stay SQL NULL when unknown. */
+const JSON_EMPTY: Record<string, unknown> = { locations: [], social_links: {}, opening_hours: null, price_range: null, service_prices: [], photos: [] };
 const value = (c: string, v: unknown) => {
   if (!JSON_FIELDS.has(c)) return v;
   const json = v ?? JSON_EMPTY[c] ?? null;

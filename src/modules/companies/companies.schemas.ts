@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import categoriesFile from './categories.json' with { type: 'json' };
-import { PRICE_UNITS } from '../../lib/price-range.js';
+import { MAX_SERVICE_PRICES, PRICE_UNITS, SERVICE_NAME_MAX } from '../../lib/price-range.js';
 
 export const CATEGORIES: readonly string[] = categoriesFile.categories;
 export const SERVICE_TYPES = ['remote', 'local', 'nationwide', 'hybrid'] as const;
@@ -92,6 +92,17 @@ export const PriceRangeSchema = Type.Object(
   { $id: 'PriceRange', additionalProperties: false },
 );
 
+export const ServicePriceSchema = Type.Object(
+  {
+    service: Type.String({ minLength: 1, maxLength: SERVICE_NAME_MAX, description: 'The service priced, as the company names it' }),
+    from: Type.Number({ minimum: 0, maximum: 1e9, description: 'The lowest price of this service' }),
+    to: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, description: 'The highest price; absent for "from" prices and single prices' })),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }),
+    unit: Type.Union(PRICE_UNITS.map((u) => Type.Literal(u)), { description: 'What the price is per' }),
+  },
+  { $id: 'ServicePrice', additionalProperties: false },
+);
+
 export const PhotoSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -141,6 +152,11 @@ export const CompanyProfileSchema = Type.Object(
     open_now: Type.Union([Type.Boolean(), Type.Null()], { description: 'Open at the time of the request by its opening hours (exceptions included); null when the hours or the time zone are unknown' }),
     next_change_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it next opens (closed now) or closes (open now), RFC 3339 with the company\'s own UTC offset; null when unknown or nothing changes in the next two weeks' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')], { description: 'What the company charges; null when unknown' }),
+    service_prices: Type.Array(Type.Ref('ServicePrice'), {
+      maxItems: MAX_SERVICE_PRICES,
+      description: 'Prices of single services, in the order the company lists them (at most 30; empty when none are known): set by the owner, or read from the company\'s website where it prices a service on its own line. ' +
+        'price_range is the company-wide summary; max_price filters by price_range only. freshness.prices covers both',
+    }),
     photos: Type.Array(Type.Ref('Photo'), { description: 'The company\'s gallery, in the owner\'s order; empty when none' }),
     freshness: Type.Object(
       { profile: SectionFreshness, contact: SectionFreshness, location: SectionFreshness, hours: SectionFreshness, prices: SectionFreshness, photos: SectionFreshness },
@@ -215,6 +231,8 @@ export interface CompanyInput {
   opening_hours?: unknown;
   /** { from, to?, currency, unit } (lib/price-range.ts); checked by company.normalize. */
   price_range?: unknown;
+  /** [{ service, from, to?, currency, unit }] (lib/price-range.ts); checked by company.normalize; absent or null is none. */
+  service_prices?: unknown;
   source?: string;
 }
 

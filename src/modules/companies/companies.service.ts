@@ -114,6 +114,7 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         timezone: row.timezone ?? null,
         ...openNow(row, new Date()),
         price_range: row.price_range ?? null,
+        service_prices: row.service_prices ?? [],
         photos: publicPhotos(baseUrl, row),
         freshness: freshnessOf(row),
         accepts_proposals: row.is_verified,

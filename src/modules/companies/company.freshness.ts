@@ -18,7 +18,7 @@ export const SECTIONS = {
   contact: ['contact_email', 'phone'],
   location: ['country', 'city', 'address', 'locations'],
   hours: ['opening_hours'],
-  prices: ['price_range'],
+  prices: ['price_range', 'service_prices'],
   photos: ['photos'],
 } as const;
 export type Section = keyof typeof SECTIONS;

@@ -15,12 +15,13 @@ import { embedProfiles, embeddingText } from './profile-vector.js';
 
 /**
  * What a crawl may write; everything else (verification, featuring, website, source) is kept.
- * phone_e164 is not listed: it follows the phone and country the merge keeps.
+ * phone_e164 is not listed: it follows the phone and country the merge keeps. A field missing here would be
+ * taken from the crawl as it is, so a crawl that found no prices blanked the owner's (price_range was missing).
  */
 const CRAWLED_FIELDS = [
   'name', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address', 'service_type',
   'keywords', 'services', 'languages', 'contact_email', 'phone', 'locations', 'social_links', 'logo_url', 'founded_year',
-  'opening_hours', 'price_range',
+  'opening_hours', 'price_range', 'service_prices',
 ] as const;
 
 /**

@@ -4,7 +4,7 @@ import { cityCoordinates } from '../../lib/geo.js';
 import { toE164 } from '../../lib/phone.js';
 import { normalizeOpeningHours, type OpeningHours } from '../../lib/opening-hours.js';
 import { zoneAt } from '../../lib/time-zone.js';
-import { normalizePriceRange, type PriceRange } from '../../lib/price-range.js';
+import { normalizePriceRange, normalizeServicePrices, type PriceRange, type ServicePrice } from '../../lib/price-range.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
 import { CATEGORIES, MAX_LOCATIONS, SERVICE_TYPES, type CompanyInput, type CompanyLocation, type ServiceType } from './companies.schemas.js';
@@ -36,6 +36,14 @@ export function cleanPriceRange(input: unknown, loc: (string | number)[]): Price
   const r = normalizePriceRange(input);
   if ('problem' in r) throw invalid([...loc, 'price_range', ...r.path], r.problem, input, 'value_error');
   return r.range;
+}
+
+/** Prices per service checked and normalised; null or absent is none; a bad entry is a 422 naming its index and key. */
+export function cleanServicePrices(input: unknown, loc: (string | number)[]): ServicePrice[] {
+  if (input === undefined || input === null) return [];
+  const r = normalizeServicePrices(input);
+  if ('problem' in r) throw invalid([...loc, 'service_prices', ...r.path], r.problem, input, 'value_error');
+  return r.prices;
 }
 
 /** Opening hours checked and normalised (lib/opening-hours.ts); a bad schedule is a 422 naming the exact place. */
@@ -134,6 +142,7 @@ export function normalizeCompany(input: CompanyInput, loc: (string | number)[] =
     founded_year: founded,
     opening_hours: cleanOpeningHours(input.opening_hours, loc),
     price_range: cleanPriceRange(input.price_range, loc),
+    service_prices: cleanServicePrices(input.service_prices, loc),
     source: input.source ?? 'import',
     ...derivedFields({ city, country_code: code, phone }),
   };
@@ -148,5 +157,6 @@ export function recordAsInput(row: CompanyRecord): CompanyInput {
     phone: row.phone, locations: row.locations, social_links: row.social_links, logo_url: row.logo_url, founded_year: row.founded_year, source: row.source,
     opening_hours: row.opening_hours,
     price_range: row.price_range,
+    service_prices: row.service_prices,
   };
 }

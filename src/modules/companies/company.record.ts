@@ -1,5 +1,5 @@
 import type { OpeningHours } from '../../lib/opening-hours.js';
-import type { PriceRange } from '../../lib/price-range.js';
+import type { PriceRange, ServicePrice } from '../../lib/price-range.js';
 import type { CompanyLocation, ServiceType } from './companies.schemas.js';
 
 /**
@@ -42,6 +42,8 @@ export interface CompanyRecord {
   timezone: string | null;
   /** What the company charges, from–to in a currency per unit (lib/price-range.ts), null when unknown. */
   price_range: PriceRange | null;
+  /** Prices of single services (lib/price-range.ts), at most 30; empty when none are known. */
+  service_prices: ServicePrice[];
   /** The published gallery in order (0029_company_photos.sql); the bytes are in company_photos. Never written by imports or the crawl. */
   photos: CompanyPhoto[];
   /** Who last set or confirmed each field, and when (company.freshness.ts); written only by stamps, never by imports. */
@@ -66,7 +68,7 @@ export const STORED_FIELDS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
   'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude',
-  'opening_hours', 'timezone', 'price_range',
+  'opening_hours', 'timezone', 'price_range', 'service_prices',
 ] as const satisfies readonly (keyof CompanyRecord)[];
 
 export type StoredField = (typeof STORED_FIELDS)[number];
@@ -78,7 +80,7 @@ export type CompanyFields = Pick<CompanyRecord, StoredField>;
 export type ChangeableFields = Partial<CompanyFields> & { photos?: CompanyPhoto[] };
 
 /** Columns kept as jsonb. */
-export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range', 'photos']);
+export const JSON_FIELDS: ReadonlySet<string> = new Set(['locations', 'social_links', 'opening_hours', 'price_range', 'service_prices', 'photos']);
 
 /** The columns every read selects (companies, search, site): never the embedding or the tsvector. */
 export const COMPANY_COLUMNS = `id, ${STORED_FIELDS.join(', ')}, photos, field_sources, owner_edited_fields, created_at, updated_at, deleted_at`;

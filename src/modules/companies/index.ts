@@ -15,6 +15,7 @@ import {
   OpeningHoursSchema,
   PhotoSchema,
   PriceRangeSchema,
+  ServicePriceSchema,
 } from './companies.schemas.js';
 import { photosRoutes } from './photos.routes.js';
 import { toolsRoutes } from './tools.routes.js';
@@ -40,6 +41,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     CompanyLocationSchema,
     OpeningHoursSchema,
     PriceRangeSchema,
+    ServicePriceSchema,
     PhotoSchema,
     CompanySummarySchema,
     CompanyProfileSchema,

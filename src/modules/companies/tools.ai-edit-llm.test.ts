@@ -63,6 +63,18 @@ describe('AI edit through a language model (fake chat-completions server)', () =
     assert.equal(detail.is_featured, false);
   });
 
+  it('the model proposes prices per service; a list naming a service twice is rejected, a valid one applied (issue 39)', async () => {
+    fake.respond = () => JSON.stringify({ changes: { service_prices: [{ service: 'Tiling', from: 45, currency: 'EUR', unit: 'hour' }, { service: 'tiling', from: 50, currency: 'EUR', unit: 'hour' }] }, notes: '' });
+    const twice = await aiEdit({ instruction: 'tiling costs 45 or 50 an hour' });
+    assert.equal(twice.statusCode, 422, twice.body);
+    assert.match(twice.json().detail[0].msg, /listed twice/);
+    fake.respond = () => JSON.stringify({ changes: { service_prices: [{ service: 'Bathroom tiling', from: 1200, to: 3000, currency: 'eur', unit: 'project' }] }, notes: '' });
+    const res = await aiEdit({ instruction: 'a bathroom costs 1200 to 3000 euros', apply: true });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().tool.service_prices, [{ service: 'Bathroom tiling', from: 1200, to: 3000, currency: 'EUR', unit: 'project' }]);
+    assert.match(fake.requests.at(-1)!.messages[0]!.content, /service_prices is the complete list/);
+  });
+
   it('answers 503 when the model returns invalid JSON', async () => {
     fake.respond = () => 'this is { not json';
     const res = await aiEdit({ instruction: 'set city to Graz' });

@@ -101,6 +101,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       opening_hours: row.opening_hours ?? null,
       timezone: row.timezone ?? null,
       price_range: row.price_range ?? null,
+      service_prices: row.service_prices ?? [],
       photos: publicPhotos(baseUrl, row),
       accepts_proposals: row.is_verified,
       subscription: manage ? toSubscription(sub) : null,

@@ -1,4 +1,5 @@
 import { offsetParam } from '../../platform/http.js';
+import { MAX_SERVICE_PRICES, PRICE_UNITS, SERVICE_NAME_MAX } from '../../lib/price-range.js';
 import { Type, type Static } from 'typebox';
 import { ServiceTypeSchema } from './companies.schemas.js';
 import { PHOTO_CAPTION_MAX, PHOTO_MAX_COUNT } from './photo-limits.js';
@@ -13,6 +14,7 @@ import { PHOTO_CAPTION_MAX, PHOTO_MAX_COUNT } from './photo-limits.js';
 export const EDITABLE_FIELDS = [
   'name', 'description', 'industry', 'category', 'service_type', 'country', 'city', 'address',
   'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year', 'opening_hours', 'price_range',
+  'service_prices',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
@@ -46,6 +48,18 @@ export const PROTECTED_FIELDS: Record<string, string> = {
   locations: 'found by the crawl of the website',
 };
 
+/**
+ * One service's price as owners send it: the currency in any case (stored upper case), checked against the known codes by the service.
+ * `to` is one schema of two types, not a union: the app's ajv coerces types inside a union's branches, so null would be read as 0.
+ */
+const ServicePriceInput = Type.Object({
+  service: Type.String({ minLength: 1, maxLength: SERVICE_NAME_MAX, description: 'The service, as you name it ("Boiler service")' }),
+  from: Type.Number({ minimum: 0, maximum: 1e9, description: 'The lowest (or only) price' }),
+  to: Type.Optional(Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: 0, maximum: 1e9, description: 'The highest price; leave out (or null) for a single or "from" price' })),
+  currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217, e.g. EUR' }),
+  unit: Type.Union(PRICE_UNITS.map((u) => Type.Literal(u)), { description: 'What the price is per' }),
+}, { additionalProperties: false });
+
 const SocialLinks = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500, pattern: '^https?://' }), {
   description: 'Network name → profile URL (http or https)',
   maxProperties: 20,
@@ -74,6 +88,10 @@ export const ToolUpdateSchema = Type.Object(
     })),
     price_range: Type.Optional(Type.Unknown({
       description: 'What you charge: { from, to (optional), currency (ISO 4217), unit (hour, day, job, visit, project, month, year, person, night, item) }; null removes it',
+    })),
+    service_prices: Type.Optional(Type.Union([Type.Array(ServicePriceInput, { maxItems: MAX_SERVICE_PRICES }), Type.Null()], {
+      description: `The prices of single services, the whole list (at most ${MAX_SERVICE_PRICES}), each service once (compared without case); [] or null removes them. ` +
+        'A bad entry is a 422 naming its index',
     })),
   },
   {
@@ -141,6 +159,7 @@ export const ToolDetailResponseSchema = Type.Object(
     opening_hours: Type.Union([Type.Null(), Type.Ref('OpeningHours')]),
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the city, which the opening hours are in (set by the service)' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')]),
+    service_prices: Type.Array(Type.Ref('ServicePrice')),
     photos: Type.Array(Type.Ref('Photo')),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),

@@ -1,5 +1,6 @@
 import { countryCode } from '../../lib/countries.js';
-import { resolveCurrency } from '../../lib/extract-price.js';
+import { resolveCurrency, type RawServicePrice } from '../../lib/extract-price.js';
+import { normalizeServicePrices, type ServicePrice } from '../../lib/price-range.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { LlmClient } from '../../platform/llm.js';
 import { CATEGORIES } from '../companies/companies.schemas.js';
@@ -157,10 +158,25 @@ async function rulesProfile(m: Material, id: Identity, categoryOf: (text: string
     founded_year: m.org?.foundingYear ?? null,
     opening_hours: m.hours ?? null,
     price_range: resolveCurrency(m.prices, countryCode(loc.country) ?? '') ?? null,
+    service_prices: servicePricesOf(m.servicePrices, countryCode(loc.country) ?? ''),
     analyser: 'rules',
     provenance: provenanceOf(m, id, name, loc),
     locations: id.locations,
   };
+}
+
+/**
+ * Each priced service with its currency resolved by the country; one whose currency stays unknown ("kr" outside
+ * Scandinavia), or that the write rules would refuse, is left out: the crawl saves what it can, never a 422.
+ */
+function servicePricesOf(raw: RawServicePrice[], country: string): ServicePrice[] {
+  const out: ServicePrice[] = [];
+  for (const { service, price } of raw) {
+    const resolved = resolveCurrency(price, country);
+    const checked = resolved && normalizeServicePrices([...out, { service, ...resolved }]);
+    if (checked && 'prices' in checked) out.splice(0, out.length, ...checked.prices);
+  }
+  return out;
 }
 
 export function createAnalyser(deps: { embeddings: EmbeddingProvider; llm?: LlmClient | undefined }): Analyser {

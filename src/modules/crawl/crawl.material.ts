@@ -62,6 +62,8 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
   }
   const contactFirst = [...pages].sort((a, b) => Number(pageKind(b, /contact|kontakt|impressum|imprint/i)) - Number(pageKind(a, /contact|kontakt|impressum|imprint/i)));
   const uniq = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+  const PRICING = /pric|preise|tarif|rates|kosten|precios|fees/i;
+  const pricingFirst = [...contactFirst].sort((a, b) => Number(pageKind(b, PRICING)) - Number(pageKind(a, PRICING)));
   const social: Record<string, string> = {};
   for (const p of pages) for (const [k, v] of Object.entries(p.social)) social[k] ??= v;
   const languages = uniq(pages.flatMap((p) => [p.lang, ...p.alternateLangs]).filter((l) => /^[a-z]{2}$/.test(l)));
@@ -77,7 +79,9 @@ export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Mater
     // Structured hours first; else the fullest schedule written on a page, contact pages first.
     hours: org?.openingHours ?? contactFirst.map((p) => p.hours).filter((h) => h !== undefined).sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0],
     // A pricing page first, then contact pages, then the rest.
-    prices: [...contactFirst].sort((a, b) => Number(pageKind(b, /pric|preise|tarif|rates|kosten|precios|fees/i)) - Number(pageKind(a, /pric|preise|tarif|rates|kosten|precios|fees/i))).map((p) => p.prices).find((x) => x !== undefined),
+    prices: pricingFirst.map((p) => p.prices).find((x) => x !== undefined),
+    // One page's list, not a merge: two pages may price the same service differently.
+    servicePrices: pricingFirst.map((p) => p.servicePrices).find((x) => x.length > 0) ?? [],
     social,
     languages,
     corpus: `${pages.map((p) => `${p.title}\n${p.metaDescription}\n${p.text}\n${p.addresses.join('\n')}\n${p.emails.join(' ')}\n${p.phones.join(' ')}`).join('\n').toLowerCase()}\n${JSON.stringify(org ?? {}).toLowerCase()}`,

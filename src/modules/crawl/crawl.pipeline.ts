@@ -75,6 +75,7 @@ function profileInput(target: Target, outcome: CrawlOutcome, profile: AnalysedPr
     founded_year: profile.founded_year,
     opening_hours: profile.opening_hours,
     price_range: profile.price_range,
+    service_prices: profile.service_prices,
   };
 }
 

@@ -113,6 +113,7 @@ describe('crawl API', () => {
     assert.deepEqual(body.profile.opening_hours, { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday, saturday: [['09:00', '12:00']] }, 'the hours written on the contact page');
     assert.equal(body.profile.timezone, 'Europe/Berlin');
     assert.deepEqual(body.profile.price_range, { from: 89, to: 180, currency: 'EUR', unit: 'hour' }, 'the prices written on the contact page');
+    assert.deepEqual(body.profile.service_prices, [{ service: 'Drain cleaning', from: 95, currency: 'EUR', unit: 'job' }], 'the one service priced on its own line; two prices in a sentence name none');
     assert.equal(body.profile.is_verified, false);
     assert.ok(body.pages_fetched >= 2 && body.pages_fetched <= 5);
     assert.equal(body.job.status, 'succeeded');

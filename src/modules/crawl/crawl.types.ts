@@ -3,8 +3,8 @@ import type { ExtractedPage, StructuredAddress, StructuredOrg } from '../../lib/
 import { findCity } from '../../lib/gazetteer.js';
 import type { ScoredName } from '../../lib/org-name.js';
 import type { OpeningHours } from '../../lib/opening-hours.js';
-import type { RawPrice } from '../../lib/extract-price.js';
-import type { PriceRange } from '../../lib/price-range.js';
+import type { RawPrice, RawServicePrice } from '../../lib/extract-price.js';
+import type { PriceRange, ServicePrice } from '../../lib/price-range.js';
 import { SERVICE_TYPES, type ServiceType } from '../companies/companies.schemas.js';
 
 /**
@@ -27,6 +27,8 @@ export interface Material {
   hours: OpeningHours | undefined;
   /** What the site says the company charges, a pricing page first; the currency unresolved (extract-price.ts). */
   prices: RawPrice | undefined;
+  /** The services the site prices one per line, from the first page (pricing pages first) that lists any; currencies unresolved. */
+  servicePrices: RawServicePrice[];
   social: Record<string, string>;
   languages: string[];
   /** All readable text (for fact checks), lower case. */
@@ -96,6 +98,8 @@ export interface AnalysedProfile {
   opening_hours: OpeningHours | null;
   /** The price range the site states (with a unit), null when none. */
   price_range: PriceRange | null;
+  /** Services the site prices one per line or table row, currencies resolved; empty when none. */
+  service_prices: ServicePrice[];
   /** 'llm' or 'rules': which analyser produced it. */
   analyser: 'llm' | 'rules';
   /** Where name, phone, city, country and address came from (page, method, confidence). */

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { z } from 'zod';
 import { agentsSchemas, AgentInfoSchema, AgentKeyEnvelopeSchema } from '../agents/agents.schemas.js';
 import { AskResponseSchema } from '../ask/ask.schemas.js';
-import { CategoriesResponseSchema, CompanyLocationSchema, CompanyProfileSchema, CompanySummarySchema, LocationSchema, OpeningHoursSchema, PhotoSchema, PriceRangeSchema } from '../companies/companies.schemas.js';
+import { CategoriesResponseSchema, CompanyLocationSchema, CompanyProfileSchema, CompanySummarySchema, LocationSchema, OpeningHoursSchema, PhotoSchema, PriceRangeSchema, ServicePriceSchema } from '../companies/companies.schemas.js';
 import { BatchResultSchema, ProposalDetailSchema, ProposalListSchema, proposalsSchemas } from '../proposals/proposals.schemas.js';
 import { SearchResponseSchema } from '../search/search.schemas.js';
 import { reviewsSchemas } from '../reviews/reviews.schemas.js';
@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 const REGISTRY = new Map<string, unknown>(
   [
     ...agentsSchemas, ...proposalsSchemas, ...webhooksSchemas, ...reviewsSchemas,
-    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, PhotoSchema,
+    LocationSchema, CompanyLocationSchema, OpeningHoursSchema, PriceRangeSchema, ServicePriceSchema, PhotoSchema,
     CompanySummarySchema, CompanyProfileSchema, CategoriesResponseSchema, SearchResponseSchema, AskResponseSchema,
   ].map((s): [string, unknown] => [(s as unknown as { $id: string }).$id, s]),
 );

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../lib/html.js';
 import { openStatusLine, schemaOrgHours, weekLines, type OpeningHours } from '../../lib/opening-hours.js';
-import { priceLine, type PriceRange } from '../../lib/price-range.js';
+import { priceLine, type PriceRange, type ServicePrice } from '../../lib/price-range.js';
 import type { ReviewList } from '../reviews/reviews.schemas.js';
 import type { CompanyProfile, Photo } from '../companies/companies.schemas.js';
 import { layout } from './site.layout.js';
@@ -65,6 +65,8 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
   if (p.founded_year) org.foundingDate = String(p.founded_year);
   if (p.opening_hours) org.openingHoursSpecification = schemaOrgHours(p.opening_hours as OpeningHours);
   if (p.price_range) org.priceRange = priceLine(p.price_range as PriceRange);
+  const servicePrices = (p.service_prices ?? []) as ServicePrice[];
+  if (servicePrices.length) org.hasOfferCatalog = offerCatalog(p.name, servicePrices);
   const photos = galleryOf(ctx, p);
   if (photos.length) org.image = photos.map((x) => ({ '@type': 'ImageObject', contentUrl: x.url, width: x.width, height: x.height, ...(x.caption ? { caption: x.caption } : {}) }));
   // Reviews only from customers of proposals approved through the directory (never scan scores).
@@ -82,6 +84,26 @@ export function companyJsonLd(ctx: SiteContext, v: CompanyView): unknown[] {
     ],
   };
   return [org, crumbs];
+}
+
+/** Each priced service as an Offer of a Service. The price is the lowest ("from", as the page reads it): minPrice says so, maxPrice closes a range. */
+function offerCatalog(name: string, prices: ServicePrice[]): Record<string, unknown> {
+  return {
+    '@type': 'OfferCatalog',
+    name: `${name}: prices`,
+    itemListElement: prices.map((s) => ({
+      '@type': 'Offer',
+      itemOffered: { '@type': 'Service', name: s.service },
+      priceSpecification: {
+        '@type': 'UnitPriceSpecification',
+        price: s.from,
+        minPrice: s.from,
+        ...(s.to !== undefined && s.to !== s.from ? { maxPrice: s.to } : {}),
+        priceCurrency: s.currency,
+        unitText: s.unit,
+      },
+    })),
+  };
 }
 
 /** Gallery photos the page's CSP lets load (this site's own photo store). */
@@ -120,6 +142,13 @@ ${p.open_now !== null ? html`<p class="open-status">${openStatusLine(p.open_now,
 <table class="hours" aria-labelledby="hours-h"><tbody>${weekLines(hours).map((l) => html`<tr><th scope="row">${l.day}</th><td>${l.text}</td></tr>`)}</tbody></table>
 ${ahead.length ? html`<p>Exceptions:</p><ul>${ahead.map((e) => html`<li><time datetime="${e.date}">${e.date}</time>: ${e.closed ? 'closed' : (e.hours ?? []).map(([a, b]) => `${a}–${b}`).join(', ')}${e.note ? ` (${e.note})` : ''}</li>`)}</ul>` : ''}
 </section>`;
+}
+
+/** The price range and, under it, each priced service ("Boiler service: from £80 per visit"). */
+function pricesFacts(p: CompanyProfile): SafeHtml | '' {
+  const services = (p.service_prices ?? []) as ServicePrice[];
+  if (!p.price_range && !services.length) return '';
+  return html`<dt>Prices</dt><dd>${p.price_range ? priceLine(p.price_range as PriceRange) : ''}${services.length ? html`<ul class="service-prices">${services.map((s) => html`<li>${s.service}: ${priceLine(s)}</li>`)}</ul>` : ''}</dd>`;
 }
 
 function paragraphs(text: string): SafeHtml {
@@ -176,7 +205,7 @@ ${place ? html`<dt>Place</dt><dd>${place}</dd>` : ''}
 <dt>Serves</dt><dd>${SERVICE_TYPE_LABEL[p.service_type] ?? p.service_type}</dd>
 ${p.languages.length ? html`<dt>Languages</dt><dd>${p.languages.join(', ')}</dd>` : ''}
 ${p.founded_year ? html`<dt>Founded</dt><dd>${p.founded_year}</dd>` : ''}
-${p.price_range ? html`<dt>Prices</dt><dd>${priceLine(p.price_range as PriceRange)}</dd>` : ''}
+${pricesFacts(p)}
 <dt>Category</dt><dd><a href="${catPath}">${p.category}</a></dd>
 </dl>
 ${hoursSection(p)}

@@ -414,16 +414,38 @@ describe('dashboard in a browser', () => {
     assert.deepEqual(profile.opening_hours.exceptions, [{ date: '2026-12-25', closed: true, note: 'Christmas' }]);
     assert.equal(typeof profile.open_now, 'boolean');
     // Prices: a wrong amount is explained next to the field; a range is saved.
-    const prices = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Prices' }) });
+    const prices = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Prices', exact: true }) });
     await prices.getByLabel('From').fill('forty');
     await prices.getByRole('button', { name: 'Save prices' }).click();
     await prices.getByText(/Enter the lowest price as a number/).waitFor();
     await prices.getByLabel('From').fill('45');
     await prices.getByLabel('Up to (optional)').fill('90');
     await prices.getByLabel('Per').selectOption('job');
-    await prices.getByRole('button', { name: 'Save prices' }).click();
+    await prices.getByRole('button', { name: 'Save prices', exact: true }).click();
     await prices.getByText('Prices saved.').waitFor();
     assert.deepEqual((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().price_range, { from: 45, to: 90, currency: 'EUR', unit: 'job' });
+    // Prices per service: rows added and filled by their labels; a service listed twice is explained; the list is saved.
+    const perService = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Prices per service' }) });
+    await perService.getByText('No services priced yet.').waitFor();
+    await perService.getByRole('button', { name: 'Add a service' }).click();
+    await perService.getByLabel('Service, row 1').fill('Wedding cake');
+    await perService.getByLabel('Price, row 1, Wedding cake').fill('250');
+    await perService.getByLabel('Up to, row 1, Wedding cake').fill('600');
+    await perService.getByRole('button', { name: 'Add a service' }).click();
+    await perService.getByLabel('Service, row 2').fill('wedding cake');
+    await perService.getByLabel('Price, row 2, wedding cake').fill('30');
+    await perService.getByLabel('Per, row 2, wedding cake').selectOption('person');
+    await perService.getByRole('button', { name: 'Save prices per service' }).click();
+    await perService.getByText(/listed twice \(also in row 1\)/).waitFor();
+    await perService.getByLabel('Service, row 2').fill('Bread tasting');
+    await axe(page, 'service-prices');
+    await perService.getByRole('button', { name: 'Save prices per service' }).click();
+    await perService.getByText('Prices per service saved.').waitFor();
+    await shot(page, 'service-prices');
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().service_prices, [
+      { service: 'Wedding cake', from: 250, to: 600, currency: 'EUR', unit: 'job' },
+      { service: 'Bread tasting', from: 30, currency: 'EUR', unit: 'person' },
+    ]);
     // Website check: turned on, and the change it found is taken into the profile by the owner.
     const check = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Website check' }) });
     await check.scrollIntoViewIfNeeded();

@@ -111,6 +111,19 @@ export async function evaluatePrices(sites: EvalSite[]): Promise<{ sites: number
   return { sites: priced.length, right, misses };
 }
 
+/** Prices per service read from the service price sites: the list must equal what a person writes down, in order; none where the page names no service. */
+export async function evaluateServicePrices(sites: EvalSite[]): Promise<{ sites: number; right: number; misses: string[] }> {
+  let right = 0;
+  const misses: string[] = [];
+  const listed = sites.filter((s) => s.expected.services !== undefined);
+  for (const site of listed) {
+    const got = (await profileOf(site)).service_prices;
+    if (JSON.stringify(got) === JSON.stringify(site.expected.services)) right++;
+    else misses.push(`${new URL(site.url).hostname} services: expected ${JSON.stringify(site.expected.services)}, got ${JSON.stringify(got)}`);
+  }
+  return { sites: listed.length, right, misses };
+}
+
 const TIDY_FIELDS = ['city', 'country', 'phone', 'email'] as const;
 
 /**

@@ -3008,6 +3008,8 @@ export interface components {
                 /** @description Share of the last 365 days of proposals that the company answered (unanswered ones younger than 3 days not counted yet); null without any */
                 response_rate: number | null;
             };
+            /** @description Prices of single services, in the order the company lists them (at most 30; empty when none are known): set by the owner, or read from the company's website where it prices a service on its own line. price_range is the company-wide summary; max_price filters by price_range only. freshness.prices covers both */
+            service_prices: components["schemas"]["ServicePrice"][];
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
             /** @description Services offered */
@@ -3997,6 +3999,18 @@ export interface components {
             /** @description Words of a short request (up to six words besides common ones and the place) that no profile in the directory uses, after correcting likely misspellings; present only when there are some. When the first word of a short request is one of them ("calligraphy for our wedding invitations"), nothing is judged a match on meaning alone: the directory lists no one who offers it */
             unmatched_words?: string[];
         };
+        ServicePrice: {
+            /** @description ISO 4217 */
+            currency: string;
+            /** @description The lowest price of this service */
+            from: number;
+            /** @description The service priced, as the company names it */
+            service: string;
+            /** @description The highest price; absent for "from" prices and single prices */
+            to?: number;
+            /** @description What the price is per */
+            unit: "hour" | "day" | "job" | "visit" | "project" | "month" | "year" | "person" | "night" | "item";
+        };
         Subscription: {
             note: string;
             period_end: string | null;
@@ -4047,6 +4061,7 @@ export interface components {
             price_range: null | components["schemas"]["PriceRange"];
             /** @description The agent API view of this company */
             profile_url: string;
+            service_prices: components["schemas"]["ServicePrice"][];
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
             services: string[];
@@ -4107,6 +4122,19 @@ export interface components {
             phone?: string | null;
             /** @description What you charge: { from, to (optional), currency (ISO 4217), unit (hour, day, job, visit, project, month, year, person, night, item) }; null removes it */
             price_range?: unknown;
+            /** @description The prices of single services, the whole list (at most 30), each service once (compared without case); [] or null removes them. A bad entry is a 422 naming its index */
+            service_prices?: {
+                /** @description ISO 4217, e.g. EUR */
+                currency: string;
+                /** @description The lowest (or only) price */
+                from: number;
+                /** @description The service, as you name it ("Boiler service") */
+                service: string;
+                /** @description The highest price; leave out (or null) for a single or "from" price */
+                to?: number | null;
+                /** @description What the price is per */
+                unit: "hour" | "day" | "job" | "visit" | "project" | "month" | "year" | "person" | "night" | "item";
+            }[] | null;
             /** @description remote, local, nationwide or hybrid */
             service_type?: "remote" | "local" | "nationwide" | "hybrid";
             services?: string[];

@@ -6,6 +6,7 @@ import type { components } from '../api/schema';
 import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
 import { Logo, Photos } from './ProfileMedia';
 import { WebsiteCheck } from './ProfileWebsiteCheck';
+import { PriceForm, ServicePricesForm } from './ProfilePrices';
 
 type Tool = components['schemas']['ToolDetailResponse'];
 type AiEdit = components['schemas']['AiEditResponse'];
@@ -186,52 +187,6 @@ function HoursForm({ tool }: { tool: Tool }) {
   );
 }
 
-const PRICE_UNITS = ['hour', 'day', 'job', 'visit', 'project', 'month', 'year', 'person', 'night', 'item'] as const;
-const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'JPY', 'INR', 'SGD', 'AED', 'ZAR', 'BRL', 'MXN', 'NZD'] as const;
-type Price = { from: number; to?: number; currency: string; unit: (typeof PRICE_UNITS)[number] };
-
-/** What the company charges: from (and to), a currency and what the price is per. */
-function PriceForm({ tool }: { tool: Tool }) {
-  const qc = useQueryClient();
-  const current = (tool.price_range ?? null) as Price | null;
-  const initial = () => ({ from: current ? String(current.from) : '', to: current?.to !== undefined ? String(current.to) : '', currency: current?.currency ?? 'EUR', unit: current?.unit ?? 'hour' });
-  const [f, setF] = useState(initial);
-  const [shown, setShown] = useState(tool.updated_at);
-  if (shown !== tool.updated_at) {
-    setShown(tool.updated_at);
-    setF(initial());
-  }
-  const [problem, setProblem] = useState('');
-  const save = useMutation({
-    mutationFn: (clear: boolean) => unwrap(api.PUT('/api/tools/{tool_id}', { params: { path: { tool_id: tool.id } }, body: { price_range: clear ? null : { from: Number(f.from), ...(f.to ? { to: Number(f.to) } : {}), currency: f.currency, unit: f.unit } } })),
-    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
-  });
-  const submit = () => {
-    const amount = /^\d+(\.\d{1,2})?$/;
-    if (!amount.test(f.from)) return setProblem('Enter the lowest price as a number, for example 50 or 49.90');
-    if (f.to && (!amount.test(f.to) || Number(f.to) < Number(f.from))) return setProblem('The highest price should be a number no lower than the lowest');
-    setProblem('');
-    save.mutate(false);
-  };
-  return (
-    <form className="card" aria-labelledby="price-h" onSubmit={(e) => { e.preventDefault(); submit(); }} noValidate>
-      <h2 id="price-h">Prices</h2>
-      <p className="hint">AI assistants use this to choose within a customer's budget. Leave "Up to" empty for a "from" price.</p>
-      <div className="grid2">
-        <div><label htmlFor="p-from">From</label><input id="p-from" inputMode="decimal" value={f.from} aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'p-error' : undefined} onChange={(e) => setF({ ...f, from: e.target.value })} /></div>
-        <div><label htmlFor="p-to">Up to (optional)</label><input id="p-to" inputMode="decimal" value={f.to} onChange={(e) => setF({ ...f, to: e.target.value })} /></div>
-        <div><label htmlFor="p-currency">Currency</label><select id="p-currency" value={f.currency} onChange={(e) => setF({ ...f, currency: e.target.value })}>{COMMON_CURRENCIES.map((c) => <option key={c} value={c}>{c}</option>)}</select></div>
-        <div><label htmlFor="p-unit">Per</label><select id="p-unit" value={f.unit} onChange={(e) => setF({ ...f, unit: e.target.value as Price['unit'] })}>{PRICE_UNITS.map((u) => <option key={u} value={u}>{u}</option>)}</select></div>
-      </div>
-      {problem ? <p id="p-error" className="error">{problem}</p> : null}
-      <ErrorBox error={save.error} />
-      <Success>{save.isSuccess ? 'Prices saved.' : null}</Success>
-      <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save prices'}</button>{' '}
-      {current ? <button type="button" className="secondary" disabled={save.isPending} onClick={() => save.mutate(true)}>Remove prices</button> : null}
-    </form>
-  );
-}
-
 function AiEditPanel({ tool, prefill }: { tool: Tool; prefill?: string }) {
   const qc = useQueryClient();
   const [instruction, setInstruction] = useState(prefill ?? '');
@@ -372,6 +327,7 @@ export default function Profile() {
       <ProfileForm tool={tool.data} />
       <HoursForm tool={tool.data} />
       <PriceForm tool={tool.data} />
+      <ServicePricesForm tool={tool.data} />
       <WebsiteCheck tool={tool.data} />
       <Provenance tool={tool.data} />
       <Logo tool={tool.data} />

@@ -12,18 +12,17 @@ type Check = components['schemas']['WebsiteCheck'];
 const LABELS: Record<string, string> = {
   name: 'Name', category: 'Category', industry: 'Industry', description: 'Description', country: 'Country', city: 'City',
   address: 'Street address', service_type: 'How you serve customers', keywords: 'Keywords', services: 'Services', languages: 'Languages',
-  contact_email: 'Email', phone: 'Phone', social_links: 'Social links', founded_year: 'Founded', opening_hours: 'Opening hours', price_range: 'Prices',
+  contact_email: 'Email', phone: 'Phone', social_links: 'Social links', founded_year: 'Founded', opening_hours: 'Opening hours', price_range: 'Prices', service_prices: 'Prices per service',
 };
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /** A value as a sentence-like line, never raw JSON for the common shapes. */
 function valueText(field: string, v: unknown): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return '(empty)';
+  const price = (p: { from: number; to?: number | null; currency: string; unit: string }) => `${p.from}${p.to != null ? `–${p.to}` : ''} ${p.currency} per ${p.unit}`;
+  if (field === 'service_prices' && Array.isArray(v)) return (v as { service: string; from: number; to?: number; currency: string; unit: string }[]).map((p) => `${p.service}: ${price(p)}`).join('; ');
   if (Array.isArray(v)) return v.join(', ');
-  if (field === 'price_range' && typeof v === 'object') {
-    const p = v as { from: number; to?: number; currency: string; unit: string };
-    return `${p.from}${p.to !== undefined ? `–${p.to}` : ''} ${p.currency} per ${p.unit}`;
-  }
+  if (field === 'price_range' && typeof v === 'object') return price(v as { from: number; to?: number; currency: string; unit: string });
   if (field === 'opening_hours' && typeof v === 'object') {
     const h = v as Record<string, string[][] | undefined>;
     return DAYS.map((d) => `${d.slice(0, 3)} ${(h[d] ?? []).map((r) => r.join('–')).join(', ') || 'closed'}`).join('; ');

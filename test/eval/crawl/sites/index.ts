@@ -8,6 +8,7 @@ import type { EvalSite } from './types.js';
 export type { EvalSite } from './types.js';
 export { HOURS_SITES } from './sites-hours.js';
 export { PRICE_SITES } from './sites-prices.js';
+export { SERVICE_PRICE_SITES } from './sites-service-prices.js';
 
 /** The evaluation set for crawl extraction (issue 19): small-business sites in the styles the web uses. */
 export const EVAL_SITES: EvalSite[] = [...US_SITES, ...UK_SITES, ...CA_SITES, ...AU_SITES];

@@ -15,6 +15,8 @@ export interface EvalSite {
     hours?: Record<string, [string, string][]>;
     /** What the company charges as a person reads it (null when the site states no price per unit); only the prices sites carry it. */
     price?: { from: number; to?: number; currency: string; unit: string } | null;
+    /** The prices per service a person writes down, in the page's order ([] when it names none); only the service price sites carry it. */
+    services?: { service: string; from: number; to?: number; currency: string; unit: string }[];
   };
   /** Path → HTML. */
   pages: Record<string, string>;
