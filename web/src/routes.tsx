@@ -64,13 +64,23 @@ const adminPromos = createRoute({
 const adminReindex = createRoute({ getParentRoute: () => admin, path: '/admin/reindex', component: lazyRouteComponent(() => import('./pages/AdminReindex')) });
 const adminReviews = createRoute({ getParentRoute: () => admin, path: '/admin/reviews', component: lazyRouteComponent(() => import('./pages/AdminReviews')) });
 const adminAgentReports = createRoute({ getParentRoute: () => admin, path: '/admin/agent-reports', component: lazyRouteComponent(() => import('./pages/AdminAgentReports')) });
+export type SubscriptionSearch = { status?: 'active' | 'trialing' | 'past_due' | 'canceled' | 'ending'; q?: string; page?: number };
+const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'ending'] as const;
+const adminSubscriptions = createRoute({
+  getParentRoute: () => admin,
+  path: '/admin/subscriptions',
+  validateSearch: (s: Record<string, unknown>): SubscriptionSearch => ({
+    status: SUBSCRIPTION_STATUSES.find((v) => v === s.status), q: str(s.q), page: Number(s.page) >= 2 ? Math.floor(Number(s.page)) : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./pages/AdminSubscriptions')),
+});
 const adminAudit = createRoute({ getParentRoute: () => admin, path: '/admin/audit', component: lazyRouteComponent(() => import('./pages/AdminAudit')) });
 
 const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
   owner.addChildren([companies, proposals, profile, widget, insights, reviews, scans, billing]),
-  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAgentReports, adminAudit]),
+  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAgentReports, adminSubscriptions, adminAudit]),
 ]);
 
 export const router = createRouter({ routeTree, trailingSlash: 'never', defaultPreload: 'intent' });

@@ -133,4 +133,49 @@ describe('payments switched off (production without a Stripe key)', () => {
     assert.deepEqual((await t.app.inject({ method: 'GET', url: '/api/public-config' })).json().payments, { provider: 'off', test_mode: false, enabled: false });
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/payments/success?session_id=cs_local_anything', headers: a.headers })).headers.location, '/app/billing?status=unknown');
   });
+
+});
+
+describe('administrators\' subscriptions view (local provider)', () => {
+  const t = useTestApp();
+  const as = actors(t);
+  it('administrators list the paid plans with their companies, filtered, with a summary of what they bring (issue 38)', async () => {
+    const payer = await as.owner('owner@yearly-payer.example.com', 'https://yearly-payer.example.com');
+    const open = await t.app.inject({ method: 'POST', url: '/api/payments/create-checkout', headers: payer.headers, payload: { tool_id: payer.companyId, plan: 'pro', interval: 'year' } });
+    assert.equal(open.statusCode, 201, open.body);
+    const landing = new URL(open.json().url);
+    assert.equal((await t.app.inject({ method: 'GET', url: `${landing.pathname}${landing.search}`, headers: payer.cookie })).statusCode, 303);
+    await t.app.services.payments.processPending();
+    const gifted = await as.owner('owner@gifted-plan.example.com', 'https://gifted-plan.example.com');
+    const admin = await as.admin();
+    const grant = await t.app.inject({ method: 'POST', url: `/api/tools/admin/companies/${gifted.companyId}/subscription`, headers: admin.headers, payload: { plan: 'pro', period_months: 12, note: 'partner' } });
+    assert.equal(grant.statusCode, 200, grant.body);
+
+    const list = (query = '', headers = admin.headers) => t.app.inject({ method: 'GET', url: `/api/payments/admin/subscriptions${query}`, headers });
+    assert.equal((await list('', {})).statusCode, 401);
+    assert.equal((await list('', payer.headers)).statusCode, 403);
+    const bad = await list('?status=expired');
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['query', 'status']);
+
+    const all = (await list()).json();
+    const names = all.subscriptions.map((s: { company_domain: string }) => s.company_domain);
+    assert.ok(names.includes('yearly-payer.example.com') && names.includes('gifted-plan.example.com'), JSON.stringify(names));
+    const paid = all.subscriptions.find((s: { company_domain: string }) => s.company_domain === 'yearly-payer.example.com');
+    assert.deepEqual([paid.plan, paid.status, paid.interval, paid.source], ['pro', 'active', 'year', 'local']);
+    assert.ok(paid.current_period_end);
+    const granted = all.subscriptions.find((s: { company_domain: string }) => s.company_domain === 'gifted-plan.example.com');
+    assert.deepEqual([granted.source, granted.note], ['admin', 'partner']);
+    assert.equal(all.summary.granted, 1);
+    // The yearly plan counts a twelfth of its price per month; the granted plan nothing.
+    assert.equal(all.summary.monthly_recurring.amount, Math.round(t.config.payments.proAmounts.year / 12));
+    assert.equal(all.summary.monthly_recurring.currency, t.config.payments.currency);
+
+    const found = (await list('?q=gifted')).json();
+    assert.deepEqual(found.subscriptions.map((s: { company_domain: string }) => s.company_domain), ['gifted-plan.example.com']);
+    assert.equal(found.total, 1);
+    assert.equal(found.summary.granted, 1, 'the summary ignores the filter');
+    const ended = (await list('?status=canceled')).json();
+    assert.ok(ended.subscriptions.every((s: { status: string }) => s.status === 'canceled'));
+  });
 });

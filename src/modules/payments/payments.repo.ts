@@ -31,11 +31,41 @@ export interface AdminGrant {
   company_id: string; plan: string; status: SubscriptionStatus; period_start: Date | null; period_end: Date | null; note: string;
 }
 
+/** A subscription as administrators list it, with its company. */
+export interface AdminSubscriptionRow extends SubscriptionRecord {
+  company_name: string;
+  company_domain: string;
+}
+
 export function createPaymentsRepo(db: Queryable) {
   const one = async <T>(sql: string, params: unknown[]) => (await db.query<T>(sql, params))[0];
   return {
     subscription: (companyId: string, lock = false) =>
       one<SubscriptionRecord>(`SELECT * FROM company_subscriptions WHERE company_id = $1${lock ? ' FOR UPDATE' : ''}`, [companyId]),
+
+    /** Subscriptions of live companies, by company name; filtered by status (`ending`: cancelled at the period's end) and name or domain. */
+    async listSubscriptions(f: { status?: string | undefined; q?: string | undefined; limit: number; offset: number }): Promise<{ rows: AdminSubscriptionRow[]; total: number }> {
+      const where = ['c.deleted_at IS NULL', "s.plan <> 'free'"];
+      const params: unknown[] = [];
+      if (f.status === 'ending') where.push("s.cancel_at_period_end AND s.status <> 'canceled'");
+      else if (f.status) where.push(`s.status = $${params.push(f.status)}`);
+      if (f.q) where.push(`(c.name ILIKE $${params.push(`%${f.q.replace(/[\\%_]/g, '\\$&')}%`)} OR c.domain ILIKE $${params.length})`);
+      const from = `FROM company_subscriptions s JOIN companies c ON c.id = s.company_id WHERE ${where.join(' AND ')}`;
+      const [rows, count] = await Promise.all([
+        db.query<AdminSubscriptionRow>(`SELECT s.*, c.name AS company_name, c.domain AS company_domain ${from} ORDER BY lower(c.name), c.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, f.limit, f.offset]),
+        db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params),
+      ]);
+      return { rows, total: count[0]!.n };
+    },
+
+    /** Subscriptions of live companies per status, interval and origin (the summary above the administrators' list). */
+    subscriptionCounts: () =>
+      db.query<{ status: string; billing_interval: string | null; source: string; ending: boolean; n: number }>(
+        `SELECT s.status, s.billing_interval, s.source, s.cancel_at_period_end AS ending, count(*)::int AS n
+           FROM company_subscriptions s JOIN companies c ON c.id = s.company_id WHERE c.deleted_at IS NULL AND s.plan <> 'free'
+          GROUP BY 1, 2, 3, 4`,
+        [],
+      ),
 
     subscriptionsOf: (companyIds: string[]) =>
       companyIds.length === 0 ? Promise.resolve([]) : db.query<SubscriptionRecord>('SELECT * FROM company_subscriptions WHERE company_id = ANY($1::uuid[])', [companyIds]),

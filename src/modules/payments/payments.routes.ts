@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { AdminSubscriptionsQuery } from './payments.schemas.js';
 import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { err, errorResponses, type App } from '../../platform/http.js';
@@ -111,6 +112,17 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
       const body = req.body as { code: string; plan: 'pro'; interval?: 'month' | 'year'; tool_id?: string };
       return payments.promos.validate(body, payments.priceOf(body.interval ?? 'month'));
     },
+  });
+
+  app.get('/admin/subscriptions', {
+    onRequest: guards.requireAdmin,
+    schema: {
+      operationId: 'payments.adminSubscriptions', tags, security, summary: 'Paid plans with their companies, and a summary (administrators)',
+      description: 'Ordered by company name; status filters (ending: cancelled, running until the period ends), q matches the name or domain. The summary covers every paid plan whatever the filter.',
+      querystring: AdminSubscriptionsQuery,
+      response: { 200: Type.Ref('AdminSubscriptionList'), 401: err, 403: err, ...errorResponses },
+    },
+    handler: async (req) => payments.adminSubscriptions(req.query as Static<typeof AdminSubscriptionsQuery>),
   });
 
   const PromoId = Type.Object({ promo_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });

@@ -105,7 +105,34 @@ export const CancelResponseSchema = Type.Object({
   status: Type.String(), cancel_at_period_end: Type.Boolean(), current_period_end: Nullable(Type.String({ format: 'date-time' })), access_until: Nullable(Type.String({ format: 'date-time' })),
 }, { $id: 'CancelSubscriptionResponse' });
 
+export const SUBSCRIPTION_FILTERS = ['active', 'trialing', 'past_due', 'canceled', 'ending'] as const;
+export const AdminSubscriptionsQuery = Type.Object({
+  status: Type.Optional(Type.Union(SUBSCRIPTION_FILTERS.map((f) => Type.Literal(f)), { description: 'A status, or ending: cancelled by the owner, running until its period ends' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the company name or domain' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+});
+
+export const AdminSubscriptionListSchema = Type.Object({
+  subscriptions: Type.Array(Type.Object({
+    company_id: Type.String({ format: 'uuid' }), company_name: Type.String(), company_domain: Type.String(),
+    plan: Type.String(), status: Type.String(), interval: Nullable(Interval),
+    source: Type.String({ description: 'admin (granted by hand, nothing charged), local (the test provider) or stripe' }),
+    current_period_end: Nullable(Type.String({ format: 'date-time' })), cancel_at_period_end: Type.Boolean(),
+    payment_failed_at: Nullable(Type.String({ format: 'date-time' })), trial_end: Nullable(Type.String({ format: 'date-time' })),
+    note: Type.String(), updated_at: Type.String({ format: 'date-time' }),
+  })),
+  total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
+  summary: Type.Object({
+    active: Type.Integer(), trialing: Type.Integer(), past_due: Type.Integer(), canceled: Type.Integer(),
+    ending: Type.Integer({ description: 'Cancelled by the owner, running until the period ends' }),
+    granted: Type.Integer({ description: 'Paid plans granted by an administrator (not charged)' }),
+    monthly_recurring: Type.Object({ amount: Type.Integer({ description: 'Minor units: what the paying plans bring per month (a yearly plan counts a twelfth), before promotions' }), currency: Type.String() }),
+  }, { description: 'Over every paid plan of a live company, whatever the filter' }),
+}, { $id: 'AdminSubscriptionList' });
+
 export const paymentsSchemas = [
+  AdminSubscriptionListSchema,
   CheckoutRequestSchema,
   CheckoutResponseSchema,
   PromoValidateRequestSchema,

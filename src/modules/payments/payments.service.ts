@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { billingOf, cancel, portal, resume } from './payments.account.js';
 import { checkoutReturn, createCheckout } from './payments.checkout.js';
 import { priceOf, type Caller, type PaymentsCtx, type PaymentsDeps } from './payments.context.js';
+import { adminSubscriptions } from './payments.admin.js';
 import { daily, deliverLocalEvents, processEvent, processPending, queuePending, receiveWebhook } from './payments.events.js';
 import { entitlementOf } from './payments.plans.js';
 import { createPromoService } from './payments.promo.js';
@@ -28,6 +29,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     promos,
     entitlementsOf: async (companyId: string) => entitlementOf(await repo.subscription(companyId), clock()),
     me: (caller: Caller, toolId: string | undefined) => billingOf(ctx, caller, toolId),
+    adminSubscriptions: (f: { status?: string | undefined; q?: string | undefined; limit?: number | undefined; offset?: number | undefined }) => adminSubscriptions(ctx, f),
     createCheckout: (caller: Caller, body: CheckoutRequest, idempotencyKey: string | undefined) => createCheckout(ctx, promos, caller, body, idempotencyKey),
     success: (sessionId: string, caller: Caller) => checkoutReturn(ctx, sessionId, caller),
     portal: (caller: Caller, body: { tool_id?: string | undefined; return_url?: string | undefined }) => portal(ctx, caller, body),

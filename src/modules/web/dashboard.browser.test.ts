@@ -710,7 +710,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Sign in to AgentPages' }).waitFor();
   });
 
-  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, reported agents, crawl monitor, audit log', journey(), async (ctx) => {
+  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, subscriptions, reported agents, crawl monitor, audit log', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const token = await signInAdmin(t);
     const admin = await browser.newContext({ viewport: DESKTOP });
@@ -776,6 +776,17 @@ describe('dashboard in a browser', () => {
       await agentRow.getByText('deactivated').waitFor();
       await agentRow.getByRole('button', { name: /Reactivate/ }).click();
       await agentRow.getByText('active', { exact: true }).waitFor();
+
+      // Subscriptions (issue 38): every paid plan with the summary; the filter lives in the URL.
+      await a.getByRole('link', { name: 'Subscriptions' }).click();
+      await a.getByLabel('Summary').getByText(/a month/).waitFor();
+      // Dash Bakery's plan, bought in the billing journey, was then set by hand in this one.
+      await a.getByRole('row').filter({ hasText: 'Dash Bakery' }).getByText('Granted by an administrator').waitFor();
+      await axe(a, 'admin-subscriptions');
+      await shot(a, 'admin-subscriptions');
+      await a.getByLabel('Show').selectOption('canceled');
+      await a.waitForURL(/status=canceled/);
+      await a.getByText('No subscription matches.').waitFor();
 
       // The moderation queue of reported agents (issue 38): the owner's report from the inbox journey, dismissed.
       await a.getByRole('link', { name: 'Reported agents' }).click();

@@ -662,6 +662,26 @@ export interface paths {
         patch: operations["payments.updatePromo"];
         trace?: never;
     };
+    "/api/payments/admin/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Paid plans with their companies, and a summary (administrators)
+         * @description Ordered by company name; status filters (ending: cancelled, running until the period ends), q matches the name or domain. The summary covers every paid plan whatever the filter.
+         */
+        get: operations["payments.adminSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/billing-portal": {
         parameters: {
             query?: never;
@@ -2574,6 +2594,45 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             website_url: string;
+        };
+        AdminSubscriptionList: {
+            limit: number;
+            offset: number;
+            subscriptions: {
+                cancel_at_period_end: boolean;
+                company_domain: string;
+                /** Format: uuid */
+                company_id: string;
+                company_name: string;
+                current_period_end: string | null;
+                interval: ("month" | "year") | null;
+                note: string;
+                payment_failed_at: string | null;
+                plan: string;
+                /** @description admin (granted by hand, nothing charged), local (the test provider) or stripe */
+                source: string;
+                status: string;
+                trial_end: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            /** @description Over every paid plan of a live company, whatever the filter */
+            summary: {
+                active: number;
+                canceled: number;
+                /** @description Cancelled by the owner, running until the period ends */
+                ending: number;
+                /** @description Paid plans granted by an administrator (not charged) */
+                granted: number;
+                monthly_recurring: {
+                    /** @description Minor units: what the paying plans bring per month (a yearly plan counts a twelfth), before promotions */
+                    amount: number;
+                    currency: string;
+                };
+                past_due: number;
+                trialing: number;
+            };
+            total: number;
         };
         AdminToken: {
             /** @description Send as Authorization: Bearer <access_token> */
@@ -6329,6 +6388,69 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.adminSubscriptions": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Part of the company name or domain */
+                q?: string;
+                /** @description A status, or ending: cancelled by the owner, running until its period ends */
+                status?: "active" | "trialing" | "past_due" | "canceled" | "ending";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSubscriptionList"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
