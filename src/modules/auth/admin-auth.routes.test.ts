@@ -34,6 +34,18 @@ describe('administrator sign-in (no SMTP: outbox and developer mailbox)', () => 
     assert.equal(who.json().admin.email, ADMIN);
   });
 
+  it('the admin screen\'s own sign-in (a same-origin browser request) also gets the session cookie; an API client does not', async () => {
+    assert.equal((await login(ADMIN, PASSWORD, '10.1.0.9')).headers['set-cookie'], undefined);
+    const fromScreen = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: ADMIN, password: PASSWORD }, remoteAddress: '10.1.0.9', headers: { 'sec-fetch-site': 'same-origin' } });
+    assert.equal(fromScreen.statusCode, 200);
+    const cookie = String(fromScreen.headers['set-cookie']);
+    assert.match(cookie, /HttpOnly/i);
+    const me = await t.app.inject({ method: 'GET', url: '/api/admin/me', headers: { cookie: cookie.split(';')[0]! } });
+    assert.equal(me.statusCode, 200, me.body);
+    const crossSite = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: ADMIN, password: PASSWORD }, remoteAddress: '10.1.0.9', headers: { 'sec-fetch-site': 'cross-site' } });
+    assert.equal(crossSite.headers['set-cookie'], undefined);
+  });
+
   it('wrong password and unknown address get the same 401; repeated failures are 429', async () => {
     const wrong = await login(ADMIN, 'not the password', '10.1.0.2');
     const unknown = await login('nobody@agentpages.test', PASSWORD, '10.1.0.2');

@@ -209,13 +209,16 @@ export async function adminAuthRoutes(app: App, { auth, guards, serviceName, bas
       operationId: 'admin.login',
       tags: ['admin'],
       summary: 'Administrator sign-in with email and password',
-      description: 'Wrong email and wrong password get the same 401. Repeated failures per address and per client are refused with 429 for a while.',
+      description: 'Wrong email and wrong password get the same 401. From the admin screen (a same-origin browser request) the session cookie is set as well. Repeated failures per address and per client are refused with 429 for a while.',
       body: AdminLoginBody,
       response: { 200: Type.Ref('AdminToken'), 401: err, ...rateLimited, ...errorResponses },
     },
   }, async (req, reply) => {
     reply.headers(noStore);
-    return auth.adminLogin({ email: req.body.email, password: req.body.password, ip: req.ip });
+    const r = await auth.adminLogin({ email: req.body.email, password: req.body.password, ip: req.ip });
+    // The admin screen's own sign-in form (a same-origin fetch, which no other page can claim) gets the session cookie too.
+    if (req.headers['sec-fetch-site'] === 'same-origin') reply.header('set-cookie', sessionCookie(r.access_token, r.expires_in, baseUrl));
+    return r;
   });
 
   app.post('/magic-link/request', {

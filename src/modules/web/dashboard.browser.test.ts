@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { actors, bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, type TestContext } from '../../../test/helpers/index.js';
+import { actors, bearer, buildTestApp, closeTestEmbeddings, companyFixture, seedCompanies, signInAdmin, signInOwner, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestContext } from '../../../test/helpers/index.js';
 import { eventually, patience, until } from '../../../test/helpers/timing.js';
 import { SESSION_COOKIE } from '../../platform/session-cookie.js';
 import { createScansRepo } from '../scans/scans.repo.js';
@@ -710,7 +710,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Sign in to AgentPages' }).waitFor();
   });
 
-  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, subscriptions, reported agents, crawl monitor, audit log', journey(), async (ctx) => {
+  it('administrator: verify, feature, typed-confirmation delete, agent deactivation, subscriptions, reported agents, crawl monitor, audit log, password sign-in', journey(), async (ctx) => {
     if (skip(ctx)) return;
     const token = await signInAdmin(t);
     const admin = await browser.newContext({ viewport: DESKTOP });
@@ -838,6 +838,21 @@ describe('dashboard in a browser', () => {
       await admin.addCookies([sessionCookie(ownerToken)]);
       await a.goto(`${base}/admin/agents`);
       await a.getByRole('alert').getByText(/Administrator access required/).waitFor();
+
+      // Administrators may sign in with their password as well as by an emailed link (issue 38).
+      await admin.clearCookies();
+      await a.goto(`${base}/admin/sign-in`);
+      const pw = a.locator('form').filter({ has: a.getByRole('heading', { name: 'Or sign in with your password' }) });
+      await pw.getByLabel('Email address').fill(TEST_ADMIN_EMAIL);
+      await pw.getByLabel('Password').fill('not the password');
+      await pw.getByRole('button', { name: 'Sign in' }).click();
+      await pw.getByRole('alert').waitFor();
+      assert.doesNotMatch(await pw.getByRole('alert').innerText(), /\/api\/|401|POST/, 'the refusal is a sentence');
+      await axe(a, 'admin-sign-in');
+      await pw.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+      await pw.getByRole('button', { name: 'Sign in' }).click();
+      await a.waitForURL(`${base}/admin`);
+      await a.getByRole('link', { name: 'Reported agents' }).waitFor();
     } finally {
       await admin.close();
     }

@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Administrator sign-in with email and password
-         * @description Wrong email and wrong password get the same 401. Repeated failures per address and per client are refused with 429 for a while.
+         * @description Wrong email and wrong password get the same 401. From the admin screen (a same-origin browser request) the session cookie is set as well. Repeated failures per address and per client are refused with 429 for a while.
          */
         post: operations["admin.login"];
         delete?: never;

@@ -40,8 +40,33 @@ function SignInForm({ admin, claim }: { admin: boolean; claim?: string | undefin
           </form>
         )}
       </div>
+      {admin ? <PasswordSignIn /> : null}
       <p className="hint">{admin ? <a href="/app/sign-in">Company owner? Sign in here</a> : <a href="/admin/sign-in">Administrator? Sign in here</a>}</p>
     </main>
+  );
+}
+
+/** Administrators may also sign in with the password the service was set up with (ADMIN_PASSWORD, npm run admin:create). */
+function PasswordSignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/admin/login', { body: { email, password } })),
+    // The answer set the session cookie: the console loads signed in.
+    onSuccess: () => window.location.assign('/admin'),
+  });
+  return (
+    <form className="card" aria-labelledby="pw-h" onSubmit={(e) => { e.preventDefault(); login.mutate(); }}>
+      <h2 id="pw-h">Or sign in with your password</h2>
+      <label htmlFor="pw-email">Email address</label>
+      <input id="pw-email" type="email" required autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+      <label htmlFor="pw-password">Password</label>
+      <input id="pw-password" type="password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <ErrorBox error={login.error} />
+      <div style={{ marginTop: '1rem' }}>
+        <button type="submit" disabled={login.isPending}>{login.isPending ? 'Signing in…' : 'Sign in'}</button>
+      </div>
+    </form>
   );
 }
 
