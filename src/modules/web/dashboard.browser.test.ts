@@ -446,6 +446,16 @@ describe('dashboard in a browser', () => {
       { service: 'Wedding cake', from: 250, to: 600, currency: 'EUR', unit: 'job' },
       { service: 'Bread tasting', from: 30, currency: 'EUR', unit: 'person' },
     ]);
+    // Social links: an address without its scheme is explained next to the field; a whole one is saved.
+    const social = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Social links' }) });
+    await social.getByLabel('Instagram').fill('instagram.com/dashbakery');
+    await social.getByRole('button', { name: 'Save social links' }).click();
+    await social.getByText('Paste the whole address, starting with https://').waitFor();
+    await social.getByLabel('Instagram').fill('https://www.instagram.com/dashbakery');
+    await social.getByRole('button', { name: 'Save social links' }).click();
+    await social.getByText('Social links saved.').waitFor();
+    await axe(page, 'social-links');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().social_links.instagram, 'https://www.instagram.com/dashbakery');
     // Website check: turned on, and the change it found is taken into the profile by the owner.
     const check = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Website check' }) });
     await check.scrollIntoViewIfNeeded();

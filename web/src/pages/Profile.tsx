@@ -7,6 +7,7 @@ import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
 import { Logo, Photos } from './ProfileMedia';
 import { WebsiteCheck } from './ProfileWebsiteCheck';
 import { PriceForm, ServicePricesForm } from './ProfilePrices';
+import { SocialLinksForm } from './ProfileLinks';
 
 type Tool = components['schemas']['ToolDetailResponse'];
 type AiEdit = components['schemas']['AiEditResponse'];
@@ -328,6 +329,7 @@ export default function Profile() {
       <HoursForm tool={tool.data} />
       <PriceForm tool={tool.data} />
       <ServicePricesForm tool={tool.data} />
+      <SocialLinksForm tool={tool.data} />
       <WebsiteCheck tool={tool.data} />
       <Provenance tool={tool.data} />
       <Logo tool={tool.data} />
