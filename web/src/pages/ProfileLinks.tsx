@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ErrorBox, Success } from '../ui';
@@ -14,12 +14,16 @@ const NETWORKS = [
 
 export function SocialLinksForm({ tool }: { tool: Tool }) {
   const qc = useQueryClient();
-  const [links, setLinks] = useState<Record<string, string>>(tool.social_links);
+  // What the owner typed over the saved links (an empty string removes one); the rest follows the profile as it changes.
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const links: Record<string, string> = { ...tool.social_links, ...draft };
   const [problems, setProblems] = useState<Record<string, string>>({});
-  useEffect(() => setLinks(tool.social_links), [tool.updated_at]); // eslint-disable-line react-hooks/exhaustive-deps
   const save = useMutation({
     mutationFn: (body: Record<string, string>) => unwrap(api.PUT('/api/tools/{tool_id}', { params: { path: { tool_id: tool.id } }, body: { social_links: body } })),
-    onSuccess: (t) => qc.setQueryData(['tool', tool.id], t),
+    onSuccess: (t) => {
+      qc.setQueryData(['tool', tool.id], t);
+      setDraft({});
+    },
   });
   // Networks the owner set that this list does not name (read by a crawl, say) are kept as they are.
   const others = Object.keys(links).filter((k) => !NETWORKS.some(([n]) => n === k));
@@ -39,7 +43,7 @@ export function SocialLinksForm({ tool }: { tool: Tool }) {
     <div key={key}>
       <label htmlFor={`social-${key}`}>{label}</label>
       <input id={`social-${key}`} type="url" inputMode="url" placeholder="https://" value={links[key] ?? ''} aria-invalid={problems[key] ? true : undefined}
-        aria-describedby={problems[key] ? `social-${key}-e` : undefined} onChange={(e) => { save.reset(); setLinks({ ...links, [key]: e.target.value }); }} />
+        aria-describedby={problems[key] ? `social-${key}-e` : undefined} onChange={(e) => { save.reset(); setDraft({ ...draft, [key]: e.target.value }); }} />
       {problems[key] ? <p id={`social-${key}-e`} className="error">{problems[key]}</p> : null}
     </div>
   );
