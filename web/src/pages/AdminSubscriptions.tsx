@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
-import type { SubscriptionSearch } from '../routes';
 import { Empty, ErrorBox, Loading, fmtDate, useTitle } from '../ui';
 
 const PAGE = 50;
@@ -36,7 +35,7 @@ export default function AdminSubscriptions() {
       <form className="row card" role="search" onSubmit={(e) => { e.preventDefault(); void navigate({ search: { ...search, q: q.trim() || undefined, page: undefined } }); }}>
         <div style={{ flex: 1, minWidth: '12rem' }}><label htmlFor="sq">Search by company or domain</label><input id="sq" type="search" value={q} onChange={(e) => setQ(e.target.value)} /></div>
         <div><label htmlFor="sstatus">Show</label>
-          <select id="sstatus" value={search.status ?? ''} onChange={(e) => void navigate({ search: { ...search, status: (e.target.value || undefined) as SubscriptionSearch['status'], page: undefined } })}>
+          <select id="sstatus" value={search.status ?? ''} onChange={(e) => void navigate({ search: { ...search, status: (e.target.value || undefined) as typeof search.status, page: undefined } })}>
             <option value="">Every paid plan</option>
             <option value="active">Active</option>
             <option value="trialing">On trial</option>
