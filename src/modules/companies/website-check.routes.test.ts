@@ -149,6 +149,15 @@ describe('monthly website check (issue 39): the site is read again, and what dif
     assert.equal(dismissed.json().suggestion, null);
     assert.equal((await profile()).contact.phone, '+44 113 496 0999');
 
+    // A phone the owner set by hand differs from the site's: the check proposes it, and an owner's crawl (which keeps
+    // the owner's value) leaves that proposal standing.
+    assert.equal((await t.app.inject({ method: 'PUT', url: `/api/tools/${id}`, headers: bearer(owner), payload: { phone: '+44 113 496 0555' } })).statusCode, 200);
+    await t.db.query('UPDATE website_checks SET next_run_at = now() WHERE company_id = $1', [id]);
+    await runDueCheck();
+    assert.deepEqual((await check()).json().suggestion.changes.phone, { current: '+44 113 496 0555', proposed: '+44 113 496 0111' });
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/crawl', headers: bearer(owner), payload: { url: farm.url(HOST) } })).statusCode, 200);
+    assert.deepEqual((await check()).json().suggestion.changes.phone, { current: '+44 113 496 0555', proposed: '+44 113 496 0111' });
+
     const off = await t.app.inject({ method: 'PUT', url: `/api/tools/${id}/website-check`, headers: bearer(owner), payload: { monthly: false } });
     assert.equal(off.json().monthly, false);
     assert.equal(await t.app.services.crawl.queueDueChecks(), 0);

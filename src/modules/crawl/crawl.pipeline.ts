@@ -1,3 +1,4 @@
+import { sameValue } from '../../lib/stable-json.js';
 import { toPlainLine } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { CompanyInput } from '../companies/companies.schemas.js';
@@ -99,8 +100,10 @@ async function reviewProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcom
 }
 
 /** Stores the pending suggestion (field changes and pictures not decided on before); undefined when there is nothing to propose. */
-async function suggest(ctx: CrawlCtx, company: CompanyRecord, outcome: CrawlOutcome, jobId: number | null, changes: Record<string, FieldChange>) {
+async function suggest(ctx: CrawlCtx, company: CompanyRecord, outcome: CrawlOutcome, jobId: number | null, found: Record<string, FieldChange> | undefined) {
   const checks = ctx.deps.checks;
+  // A crawl that proposes pictures only keeps the changes a monthly check proposed that still differ from the profile it wrote.
+  const changes = found ?? keptChanges(company, (await checks.pending(company.id))?.changes ?? {});
   const decided = await checks.decidedPhotoUrls(company.id);
   const seen = new Set<string>([...decided, ...(company.logo_url ? [company.logo_url] : [])]);
   const photos: SuggestedPhoto[] = [];
@@ -118,6 +121,12 @@ async function suggest(ctx: CrawlCtx, company: CompanyRecord, outcome: CrawlOutc
   return checks.replacePending(company.id, jobId, changes, photos);
 }
 
+/** Proposed changes that still differ from the company as it is now, each with its current value. */
+function keptChanges(company: CompanyRecord, changes: Record<string, FieldChange>): Record<string, FieldChange> {
+  const row = company as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(changes).filter(([f, c]) => !sameValue(row[f], c.proposed)).map(([f, c]) => [f, { current: row[f] ?? null, proposed: c.proposed }]));
+}
+
 /** The analysed profile saved as the company (owner edits kept), and this crawl's pages as its stored pages. */
 async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome, profile: AnalysedProfile, hooks: PipelineHooks, jobId: number | null, suggestWhat?: 'photos') {
   const { companies, repo, config } = ctx.deps;
@@ -133,7 +142,7 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept, pages_stored: stored.length },
   });
   // Pictures are proposed, never published: only the owner puts a photo in the gallery.
-  const suggestion = suggestWhat === 'photos' ? await suggest(ctx, saved.row, outcome, jobId, {}) : undefined;
+  const suggestion = suggestWhat === 'photos' ? await suggest(ctx, saved.row, outcome, jobId, undefined) : undefined;
   return { saved, changes, proposed: [] as { field: string; before: unknown; after: unknown }[], suggestionId: suggestion?.id ?? null };
 }
 
