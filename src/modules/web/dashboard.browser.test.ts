@@ -394,6 +394,12 @@ describe('dashboard in a browser', () => {
     const phoneBefore = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().contact.phone;
     await t.db.query('INSERT INTO website_suggestions (company_id, changes) VALUES ($1, $2::jsonb)', [companyId, JSON.stringify({ phone: { current: phoneBefore, proposed: '+49 30 5550 1234' } })]);
     await page.goto(`${base}/app/companies/${companyId}/profile`);
+    // The company's workspace: one tab per screen, the current one marked (issue 38).
+    const tabs = page.getByRole('navigation', { name: /: screens$/ });
+    assert.equal(await tabs.getByRole('link', { name: 'Profile' }).getAttribute('aria-current'), 'page');
+    await tabs.getByRole('link', { name: 'Widget' }).click();
+    await page.getByRole('heading', { name: 'Chat widget' }).waitFor();
+    await tabs.getByRole('link', { name: 'Profile' }).click();
     const form = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Opening hours' }) });
     await form.scrollIntoViewIfNeeded();
     await form.getByText(/time zone \(Europe\/Berlin\)/).waitFor();

@@ -26,7 +26,8 @@ export class ApiError extends Error {
 export function detailOf(error: unknown, status: number): string {
   const d = (error as { detail?: unknown } | undefined)?.detail;
   if (typeof d === 'string') return d;
-  if (Array.isArray(d)) return d.map((e: { loc?: string[]; msg?: string }) => `${(e.loc ?? []).slice(1).join('.') || 'request'}: ${e.msg ?? 'invalid'}`).join('; ');
+  // A validation list: its sentences only (the field paths are for programs, and the form marks the field).
+  if (Array.isArray(d)) return d.map((e: { msg?: string }) => (e.msg ?? 'A value is not valid').replace(/\.?$/, '.')).join(' ');
   return `Request failed (${status})`;
 }
 

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CompanyTabs } from './CompanyTabs';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, unwrap } from '../api/client';
 import { ConfirmButton, Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
@@ -31,6 +32,7 @@ export default function InsightsPage() {
   });
   return (
     <>
+      <CompanyTabs id={id} />
       <h1>Audience insights</h1>
       <p className="hint">Questions people and agents asked that your profile could not answer, grouped by topic.</p>
       <ErrorBox error={clear.error} />

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CompanyTabs } from './CompanyTabs';
 import { useParams, useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../api/client';
@@ -319,9 +320,10 @@ export default function Profile() {
   const { instruction } = useSearch({ from: '/owner/app/companies/$id/profile' });
   const tool = useQuery({ queryKey: ['tool', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/edit-data', { params: { path: { tool_id: id } } })) });
   if (tool.isPending) return <Loading what="Loading the profile" />;
-  if (tool.error) return <><h1>Profile</h1><ErrorBox error={tool.error} /></>;
+  if (tool.error) return <><CompanyTabs id={id} /><h1>Profile</h1><ErrorBox error={tool.error} /></>;
   return (
     <>
+      <CompanyTabs id={id} />
       <h1>{tool.data.name}: profile</h1>
       <p className="hint"><a href={tool.data.profile_url}>Public profile</a> · updated {fmtDate(tool.data.updated_at)}</p>
       <AiEditPanel tool={tool.data} prefill={instruction} />

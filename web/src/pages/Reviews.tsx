@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CompanyTabs } from './CompanyTabs';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
@@ -74,6 +75,7 @@ export default function ReviewsPage() {
   const rating = q.data?.rating;
   return (
     <>
+      <CompanyTabs id={id} />
       <h1>Reviews</h1>
       <p className="hint">Only the customer of a request you approved through the directory can review you, once, by a link we mail them after your approval. You can answer each review once, publicly.</p>
       {q.isPending ? <Loading /> : q.error ? <ErrorBox error={q.error} /> : q.data.reviews.length === 0 ? (

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CompanyTabs } from './CompanyTabs';
 import { useParams } from '@tanstack/react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
@@ -67,6 +68,7 @@ export default function Scans() {
   const points = (history.data?.scans ?? []).filter((s) => s.score !== null).map((s) => ({ score: s.score!, at: s.created_at })).reverse();
   return (
     <>
+      <CompanyTabs id={id} />
       <h1>Agent-readiness scans</h1>
       <div className="row" style={{ marginBottom: '1rem' }}>
         <button type="button" onClick={() => start.mutate()} disabled={start.isPending || running}>{running ? 'Scanning…' : scan?.state === 'failed' ? 'Try the scan again' : 'Scan now'}</button>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CompanyTabs } from './CompanyTabs';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
@@ -84,6 +85,7 @@ export default function Widget() {
   const cfg = useQuery({ queryKey: ['widget', id], queryFn: () => unwrap(api.GET('/api/widget/company/{tool_id}', { params: { path: { tool_id: id } } })) });
   return (
     <>
+      <CompanyTabs id={id} />
       <h1>Chat widget</h1>
       {cfg.isPending ? <Loading /> : cfg.error ? <ErrorBox error={cfg.error} /> : <Form id={id} cfg={cfg.data} />}
     </>
