@@ -452,6 +452,12 @@ describe('dashboard in a browser', () => {
       { service: 'Wedding cake', from: 250, to: 600, currency: 'EUR', unit: 'job' },
       { service: 'Bread tasting', from: 30, currency: 'EUR', unit: 'person' },
     ]);
+    // Languages by name (stored as codes for agents' filters).
+    const edit = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Edit profile' }) });
+    await edit.getByRole('checkbox', { name: 'German' }).check();
+    await edit.getByRole('button', { name: 'Save profile' }).click();
+    await edit.getByText('Profile saved.').waitFor();
+    assert.ok((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json().languages.includes('de'));
     // Social links: an address without its scheme is explained next to the field; a whole one is saved.
     const social = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Social links' }) });
     await social.getByLabel('Instagram').fill('instagram.com/dashbakery');

@@ -28,7 +28,13 @@ export function detailOf(error: unknown, status: number): string {
   if (typeof d === 'string') return d;
   // A validation list: its sentences only (the field paths are for programs, and the form marks the field).
   if (Array.isArray(d)) return d.map((e: { msg?: string }) => (e.msg ?? 'A value is not valid').replace(/\.?$/, '.')).join(' ');
-  return `Request failed (${status})`;
+  // No sentence from the service (a proxy's page, say): one in words, never a status code.
+  if (status === 401) return 'Your session has ended. Please sign in again.';
+  if (status === 403) return 'You are not allowed to do this.';
+  if (status === 404) return 'This was not found. It may have been removed.';
+  if (status === 429) return 'Too many requests in a short time. Please wait a moment and try again.';
+  if (status >= 500) return 'The service had a problem. Please try again in a moment.';
+  return 'This could not be done. Please check what you entered and try again.';
 }
 
 /** Resolves to the data of a 2xx answer; throws ApiError with the API's detail otherwise. */

@@ -9,6 +9,7 @@ import { Logo, Photos } from './ProfileMedia';
 import { WebsiteCheck } from './ProfileWebsiteCheck';
 import { PriceForm, ServicePricesForm } from './ProfilePrices';
 import { SocialLinksForm } from './ProfileLinks';
+import { LanguagePicker } from './ProfileLanguages';
 
 type Tool = components['schemas']['ToolDetailResponse'];
 type AiEdit = components['schemas']['AiEditResponse'];
@@ -23,7 +24,7 @@ const TEXT_FIELDS = [
   ['contact_email', 'Contact email', 254],
   ['phone', 'Phone', 50],
 ] as const;
-const LIST_FIELDS = [['keywords', 'Keywords'], ['services', 'Services'], ['languages', 'Languages']] as const;
+const LIST_FIELDS = [['keywords', 'Keywords'], ['services', 'Services']] as const;
 
 function ProfileForm({ tool }: { tool: Tool }) {
   const qc = useQueryClient();
@@ -96,6 +97,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
       </div>
       {field('description', 'Description', 5000, true)}
       {LIST_FIELDS.map(([k, l]) => field(k, `${l} (comma-separated)`))}
+      <LanguagePicker value={f.languages.split(',').map((x) => x.trim()).filter(Boolean)} onChange={(codes) => setF({ ...f, languages: codes.join(', ') })} />
       <ErrorBox error={save.error} />
       <Success>{save.isSuccess ? 'Profile saved.' : null}</Success>
       <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button>
