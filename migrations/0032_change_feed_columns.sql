@@ -7,10 +7,11 @@
 --     unchanged values must not look like a change);
 --   search_vector, embedding, embedding_model, written_txid: search's derived data and its cursor;
 --   slug: derived from the name, which is compared; created_at, updated_at: timestamps.
+-- STABLE, not IMMUTABLE: a timestamp's JSON text follows the session's time zone (both rows of one update share it).
 CREATE FUNCTION company_feed_view(c companies) RETURNS jsonb AS $$
   SELECT to_jsonb(c) - ARRAY['source', 'owner_edited_fields', 'field_sources', 'search_vector', 'embedding',
                              'embedding_model', 'written_txid', 'slug', 'created_at', 'updated_at']
-$$ LANGUAGE sql IMMUTABLE;
+$$ LANGUAGE sql STABLE;
 
 DROP TRIGGER companies_changes_update ON companies;
 CREATE TRIGGER companies_changes_update AFTER UPDATE ON companies
