@@ -352,8 +352,13 @@ describe('dashboard in a browser', () => {
     await page.getByLabel('What should change?').fill('drop the old phone number; add service Wedding cakes');
     await page.getByRole('button', { name: 'Preview changes' }).click();
     const diff = page.getByRole('table').filter({ hasText: 'Before and after' });
-    await diff.getByRole('rowheader', { name: 'phone' }).waitFor();
-    await diff.getByRole('rowheader', { name: 'services' }).waitFor();
+    // Fields by their names, the change highlighted: the dropped number struck through, the new service underlined.
+    await diff.getByRole('rowheader', { name: 'Phone' }).waitFor();
+    assert.equal(await diff.getByRole('row', { name: /^Phone/ }).locator('del').innerText(), '+49 30 1111');
+    const services = diff.getByRole('row', { name: /^Services/ });
+    assert.deepEqual(await services.locator('ins').allInnerTexts(), ['Wedding cakes']);
+    assert.equal(await services.locator('del').count(), 0, 'the services kept are not marked');
+    await axe(page, 'ai-edit-preview');
     await shot(page, 'ai-edit-preview');
     await page.getByRole('button', { name: 'Apply exactly this' }).click();
     await page.getByText(/Applied 2 change/).waitFor();

@@ -10,10 +10,10 @@ import { WebsiteCheck } from './ProfileWebsiteCheck';
 import { PriceForm, ServicePricesForm } from './ProfilePrices';
 import { SocialLinksForm } from './ProfileLinks';
 import { LanguagePicker } from './ProfileLanguages';
+import { DiffCells, fieldLabel } from './diff';
 
 type Tool = components['schemas']['ToolDetailResponse'];
 type AiEdit = components['schemas']['AiEditResponse'];
-const show = (v: unknown) => (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 const TEXT_FIELDS = [
   ['name', 'Name', 200],
@@ -227,9 +227,9 @@ function AiEditPanel({ tool, prefill }: { tool: Tool; prefill?: string }) {
           {preview.notes ? <p className="hint">{preview.notes}</p> : null}
           {preview.diff.length === 0 ? <Empty>No change proposed for this instruction.</Empty> : (
             <table className="diff responsive">
-              <caption className="hint" style={{ textAlign: 'left' }}>Before and after, field by field</caption>
+              <caption className="hint" style={{ textAlign: 'left' }}>Before and after, field by field: removed words struck through, new ones underlined</caption>
               <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
-              <tbody>{preview.diff.map((d) => <tr key={d.field}><th scope="row">{d.field}</th><td>{show(d.before)}</td><td>{show(d.after)}</td></tr>)}</tbody>
+              <tbody>{preview.diff.map((d) => <tr key={d.field}><th scope="row">{fieldLabel(d.field)}</th><DiffCells field={d.field} before={d.before} after={d.after} /></tr>)}</tbody>
             </table>
           )}
           {preview.rejected.length ? <ul>{preview.rejected.map((r) => <li key={r.field} className="error">{r.field}: {r.reason}</li>)}</ul> : null}

@@ -3,33 +3,12 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { Empty, ErrorBox, fmtDate, Loading, Success } from '../ui';
+import { fieldLabel, valueText } from './diff';
 
 // The monthly website check: the site is read again each month; what it now says differently, and its
 // pictures, wait here until the owner takes them or dismisses them.
 type Tool = components['schemas']['ToolDetailResponse'];
 type Check = components['schemas']['WebsiteCheck'];
-
-const LABELS: Record<string, string> = {
-  name: 'Name', category: 'Category', industry: 'Industry', description: 'Description', country: 'Country', city: 'City',
-  address: 'Street address', service_type: 'How you serve customers', keywords: 'Keywords', services: 'Services', languages: 'Languages',
-  contact_email: 'Email', phone: 'Phone', social_links: 'Social links', founded_year: 'Founded', opening_hours: 'Opening hours', price_range: 'Prices', service_prices: 'Prices per service',
-};
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-
-/** A value as a sentence-like line, never raw JSON for the common shapes. */
-function valueText(field: string, v: unknown): string {
-  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return '(empty)';
-  const price = (p: { from: number; to?: number | null; currency: string; unit: string }) => `${p.from}${p.to != null ? `–${p.to}` : ''} ${p.currency} per ${p.unit}`;
-  if (field === 'service_prices' && Array.isArray(v)) return (v as { service: string; from: number; to?: number; currency: string; unit: string }[]).map((p) => `${p.service}: ${price(p)}`).join('; ');
-  if (Array.isArray(v)) return v.join(', ');
-  if (field === 'price_range' && typeof v === 'object') return price(v as { from: number; to?: number; currency: string; unit: string });
-  if (field === 'opening_hours' && typeof v === 'object') {
-    const h = v as Record<string, string[][] | undefined>;
-    return DAYS.map((d) => `${d.slice(0, 3)} ${(h[d] ?? []).map((r) => r.join('–')).join(', ') || 'closed'}`).join('; ');
-  }
-  if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${String(x)}`).join(', ');
-  return String(v);
-}
 
 export function WebsiteCheck({ tool }: { tool: Tool }) {
   const qc = useQueryClient();
@@ -93,7 +72,7 @@ export function WebsiteCheck({ tool }: { tool: Tool }) {
                 <div key={f} className="row" style={{ alignItems: 'flex-start' }}>
                   <input id={`chg-${f}`} type="checkbox" checked={chosen.includes(f)} onChange={() => setFields(flip(chosen, f))} />
                   <label htmlFor={`chg-${f}`} style={{ margin: 0 }}>
-                    <strong>{LABELS[f] ?? f}</strong>: <del>{valueText(f, s.changes[f]!.current)}</del> → <ins>{valueText(f, s.changes[f]!.proposed)}</ins>
+                    <strong>{fieldLabel(f)}</strong>: <del>{valueText(f, s.changes[f]!.current)}</del> → <ins>{valueText(f, s.changes[f]!.proposed)}</ins>
                   </label>
                 </div>
               ))}
