@@ -368,7 +368,12 @@ describe('dashboard in a browser', () => {
     await page.getByText(/AI edit undone: 2 field/).waitFor();
     await eventually(() => page.getByLabel('Phone', { exact: true }).inputValue(), '+49 30 1111');
     await page.getByRole('heading', { name: 'Edit history' }).scrollIntoViewIfNeeded();
-    await page.getByRole('cell', { name: /ai/i }).first().waitFor();
+    // The history follows at once, in words: the AI edit and its undo, with the fields by name (issue 38).
+    const history = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Edit history' }) });
+    await history.getByRole('cell', { name: 'AI edit undone', exact: true }).waitFor();
+    await history.getByRole('cell', { name: 'AI edit', exact: true }).waitFor();
+    await history.getByRole('cell', { name: 'Phone, Services' }).first().waitFor();
+    assert.doesNotMatch(await history.innerText(), /ai_edit|\bundo\b/);
 
     // Logo: a too-big file is refused inline; a PNG is previewed and uploaded.
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#1749c9' } }).png().toBuffer();

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CompanyTabs } from './CompanyTabs';
 import { useParams, useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
@@ -81,9 +81,9 @@ function ProfileForm({ tool }: { tool: Tool }) {
     <div key={key}>
       <label htmlFor={`f-${key}`}>{label}</label>
       {multiline ? (
-        <textarea id={`f-${key}`} value={f[key]} maxLength={max} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
+        <textarea id={`f-${key}`} value={f[key]} maxLength={max} onChange={(e) => { save.reset(); setF({ ...f, [key]: e.target.value }); }} />
       ) : (
-        <input id={`f-${key}`} value={f[key]} maxLength={max} aria-invalid={problems[key] ? true : undefined} aria-describedby={problems[key] ? `e-${key}` : undefined} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
+        <input id={`f-${key}`} value={f[key]} maxLength={max} aria-invalid={problems[key] ? true : undefined} aria-describedby={problems[key] ? `e-${key}` : undefined} onChange={(e) => { save.reset(); setF({ ...f, [key]: e.target.value }); }} />
       )}
       {problems[key] ? <p id={`e-${key}`} className="error">{problems[key]}</p> : null}
     </div>
@@ -97,7 +97,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
       </div>
       {field('description', 'Description', 5000, true)}
       {LIST_FIELDS.map(([k, l]) => field(k, `${l} (comma-separated)`))}
-      <LanguagePicker value={f.languages.split(',').map((x) => x.trim()).filter(Boolean)} onChange={(codes) => setF({ ...f, languages: codes.join(', ') })} />
+      <LanguagePicker value={f.languages.split(',').map((x) => x.trim()).filter(Boolean)} onChange={(codes) => { save.reset(); setF({ ...f, languages: codes.join(', ') }); }} />
       <ErrorBox error={save.error} />
       <Success>{save.isSuccess ? 'Profile saved.' : null}</Success>
       <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button>
@@ -298,8 +298,11 @@ function Provenance({ tool }: { tool: Tool }) {
   );
 }
 
-function History({ id }: { id: string }) {
-  const h = useQuery({ queryKey: ['history', id], queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/history', { params: { path: { tool_id: id }, query: { limit: 20 } } })) });
+const EDIT_SOURCE: Record<string, string> = { edit: 'Edited by hand', ai_edit: 'AI edit', undo: 'AI edit undone', logo: 'New logo', photos: 'Photo gallery', delete: 'Removed' };
+
+/** The profile's edits; read again whenever the profile changes (any save on this page moves its updated_at). */
+function History({ id, updatedAt }: { id: string; updatedAt: string }) {
+  const h = useQuery({ queryKey: ['history', id, updatedAt], placeholderData: keepPreviousData, queryFn: () => unwrap(api.GET('/api/tools/{tool_id}/history', { params: { path: { tool_id: id }, query: { limit: 20 } } })) });
   return (
     <section className="card" aria-labelledby="hist-h">
       <h2 id="hist-h">Edit history</h2>
@@ -307,7 +310,7 @@ function History({ id }: { id: string }) {
         <table className="responsive">
           <thead><tr><th scope="col">When</th><th scope="col">Source</th><th scope="col">By</th><th scope="col">Fields</th></tr></thead>
           <tbody>{h.data.edits.map((e) => (
-            <tr key={e.id}><td>{fmtDate(e.created_at)}</td><td>{e.source}</td><td>{e.actor_email ?? e.actor_kind}</td><td>{Object.keys(e.changes ?? {}).join(', ')}</td></tr>
+            <tr key={e.id}><td>{fmtDate(e.created_at)}</td><td>{EDIT_SOURCE[e.source] ?? e.source}</td><td>{e.actor_email ?? (e.actor_kind === 'admin' ? 'an administrator' : 'you')}</td><td>{Object.keys(e.changes ?? {}).map(fieldLabel).join(', ')}</td></tr>
           ))}</tbody>
         </table>
       )}
@@ -338,7 +341,7 @@ export default function Profile() {
       <Provenance tool={tool.data} />
       <Logo tool={tool.data} />
       <Photos tool={tool.data} />
-      <History id={id} />
+      <History id={id} updatedAt={tool.data.updated_at} />
     </>
   );
 }
