@@ -138,7 +138,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings, ...(searchIndex ? { index: searchIndex } : {}) });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
   const crawl = createCrawlService({
-    repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), companies, embeddings, llm, jobs, config, log, ownership,
+    repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), companies, embeddings,
+    notifyOwners: async (companyId, m) => {
+      for (const to of await ownership.ownerEmailsOf(companyId)) await mail.send({ to, ...m });
+    }, llm, jobs, config, log, ownership,
     ...(deps.crawlResolver ? { resolver: deps.crawlResolver } : {}),
     delayMs: config.crawl.delayMs,
     timeoutMs: config.crawl.timeoutMs,

@@ -102,6 +102,10 @@ describe('monthly website check (issue 39): the site is read again, and what dif
     await runDueCheck();
 
     assert.equal((await profile()).contact.phone, '+44 113 496 0000', 'the profile is unchanged');
+    const mails = (await t.app.services.mail.recent({ to: `owner@${HOST}` })).filter((m) => /website check found something to decide/.test(m.subject));
+    assert.equal(mails.length, 1, 'the owner hears of it');
+    assert.match(mails[0]!.text_body, /1 detail that your profile states differently and 2 pictures/);
+    assert.match(mails[0]!.text_body, new RegExp(`/app/companies/${id}/profile`));
     const found = (await check()).json();
     assert.ok(found.last_check_at);
     assert.deepEqual(found.suggestion.changes.phone, { current: '+44 113 496 0000', proposed: '+44 113 496 0999' });

@@ -29,6 +29,8 @@ export interface CrawlServiceDeps {
     owns: (userId: string, companyId: string) => Promise<boolean>;
     claim?: (userId: string, companyId: string) => Promise<void>;
   };
+  /** Mails the company's owners (the monthly website check says when it found something to decide). */
+  notifyOwners?: (companyId: string, mail: { subject: string; text: string }) => Promise<void>;
   /** DNS for the fetcher (tests make fixture names resolve to 127.0.0.1). */
   resolver?: Resolver;
   /** Politeness between two requests to one host, ms (default 1000; robots Crawl-delay may raise it). */

@@ -90,6 +90,7 @@ async function reviewProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcom
   await ctx.deps.repo.replacePages(review.row.id, pagesToStore(outcome.pages, ctx.deps.config.crawl.maxPages));
   const suggestion = await suggest(ctx, review.row, outcome, jobId, review.changes);
   const changes = Object.entries(review.changes).map(([field, c]) => ({ field, before: c.current, after: c.proposed }));
+  if (suggestion) await tellOwners(ctx, review.row, changes.length, suggestion.photos.length);
   hooks.event({
     at: new Date().toISOString(),
     stage: 'save',
@@ -97,6 +98,19 @@ async function reviewProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcom
     data: { company_id: review.row.id, proposed: changes.map((c) => c.field), photos: suggestion?.photos.length ?? 0 },
   });
   return { saved: { row: review.row, outcome: 'unchanged' as const, changes: {}, kept: [] }, changes: [], proposed: changes, suggestionId: suggestion?.id ?? null };
+}
+
+/** The owners hear that the check found something to decide; a mail that cannot be sent never fails the check. */
+async function tellOwners(ctx: CrawlCtx, company: CompanyRecord, fields: number, photos: number) {
+  const found = [fields ? `${fields} ${fields === 1 ? 'detail' : 'details'} that your profile states differently` : '', photos ? `${photos} ${photos === 1 ? 'picture' : 'pictures'} you may add to your gallery` : '']
+    .filter(Boolean).join(' and ');
+  const text = [
+    `The monthly check of ${company.website_url} found ${found}.`,
+    'Nothing has changed on your profile: take what is right, or dismiss it, on your profile page:',
+    `${ctx.deps.config.baseUrl}/app/companies/${company.id}/profile`,
+  ].join('\n');
+  await ctx.deps.notifyOwners?.(company.id, { subject: `${company.name}: your website check found something to decide`, text })
+    .catch((err: unknown) => ctx.deps.log.warn({ err, companyId: company.id }, 'website check mail not sent'));
 }
 
 /** Stores the pending suggestion (field changes and pictures not decided on before); undefined when there is nothing to propose. */
