@@ -634,6 +634,9 @@ describe('dashboard in a browser', () => {
     await page.goto(`${base}/app/companies/${companyId}/widget`);
     await page.getByRole('heading', { name: 'Embed snippet' }).waitFor();
     await page.getByTestId('embed-code').filter({ hasText: /widget\.js/ }).waitFor();
+    // Empty title and greeting: the preview shows what visitors will read (issue 38).
+    await page.getByLabel('Widget preview').getByText('Hi! Ask me anything about Dash Bakery.').waitFor();
+    await page.getByLabel('Widget preview').getByText('Dash Bakery', { exact: true }).waitFor();
     await page.getByLabel('Greeting').fill('Hello from Dash Bakery!');
     await page.getByRole('button', { name: 'Save widget' }).click();
     await page.getByText('Widget settings saved.').waitFor();

@@ -16,6 +16,10 @@ const fieldsOf = (cfg: Config) => ({
 
 function Form({ id, cfg }: { id: string; cfg: Config }) {
   const qc = useQueryClient();
+  // What visitors see when the title or greeting is left empty (the widget's own defaults, widget.public.ts).
+  const tools = useQuery({ queryKey: ['my-tools'], queryFn: () => unwrap(api.GET('/api/tools/my-tools')) });
+  const name = tools.data?.find((t) => t.id === id)?.name ?? 'your company';
+  const defaultGreeting = `Hi! Ask me anything about ${name}.`;
   const [toast, say] = useToast();
   const [f, setF] = useState(() => fieldsOf(cfg));
   // A newly stored configuration (saved here, or reloaded) resets the fields: adjusted while rendering, not in an effect.
@@ -34,9 +38,11 @@ function Form({ id, cfg }: { id: string; cfg: Config }) {
         <h2 id="wset-h">Settings</h2>
         <label style={{ fontWeight: 400 }}><input type="checkbox" checked={f.enabled} onChange={(e) => setF({ ...f, enabled: e.target.checked })} /> Widget enabled</label>
         <label htmlFor="w-title">Title</label>
-        <input id="w-title" value={f.title} maxLength={80} onChange={(e) => setF({ ...f, title: e.target.value })} />
+        <input id="w-title" value={f.title} maxLength={80} placeholder={name} aria-describedby="w-title-h" onChange={(e) => setF({ ...f, title: e.target.value })} />
+        <p id="w-title-h" className="hint">Left empty, visitors see your company&apos;s name.</p>
         <label htmlFor="w-greeting">Greeting</label>
-        <textarea id="w-greeting" value={f.greeting} maxLength={500} onChange={(e) => setF({ ...f, greeting: e.target.value })} />
+        <textarea id="w-greeting" value={f.greeting} maxLength={500} placeholder={defaultGreeting} aria-describedby="w-greeting-h" onChange={(e) => setF({ ...f, greeting: e.target.value })} />
+        <p id="w-greeting-h" className="hint">Left empty, visitors read: {defaultGreeting}</p>
         <div className="row">
           <div><label htmlFor="w-primary">Button colour</label><input id="w-primary" type="color" value={f.primary_color} onChange={(e) => setF({ ...f, primary_color: e.target.value })} /></div>
           <div><label htmlFor="w-text">Text colour</label><input id="w-text" type="color" value={f.text_color} onChange={(e) => setF({ ...f, text_color: e.target.value })} /></div>
@@ -59,7 +65,7 @@ function Form({ id, cfg }: { id: string; cfg: Config }) {
           <h2 id="wprev-h">Preview</h2>
           <div style={{ position: 'relative', height: '14rem', border: '1px dashed var(--border)', borderRadius: 8, background: '#fafbfc' }} aria-label="Widget preview">
             <div style={{ position: 'absolute', bottom: '4rem', [f.position === 'bottom-left' ? 'left' : 'right']: '1rem', background: '#fff', border: '1px solid var(--border)', borderRadius: 8, padding: '.5rem .75rem', maxWidth: '16rem' }}>
-              <strong>{f.title}</strong><div className="hint">{f.greeting}</div>
+              <strong>{f.title || name}</strong><div className="hint">{f.greeting || defaultGreeting}</div>
             </div>
             <span style={{ position: 'absolute', bottom: '1rem', [f.position === 'bottom-left' ? 'left' : 'right']: '1rem', background: f.primary_color, color: f.text_color, borderRadius: 999, padding: '.5rem 1rem' }}>{f.enabled ? 'Ask us' : 'Disabled'}</span>
           </div>
