@@ -1,5 +1,5 @@
 import type { Actor } from '../../platform/auth.js';
-import { invalid } from '../../platform/errors.js';
+import { AppError, invalid } from '../../platform/errors.js';
 import type { CompanyRecord } from './company.record.js';
 import { PHOTO_MAX_COUNT } from './photo-limits.js';
 import type { ToolDetailResponse } from './tools.schemas.js';
@@ -97,7 +97,9 @@ export function createToolsWebsiteCheck({ checks, getRow, validatePatch, update,
           await uploadPhoto(id, got.bytes, caption, actor);
           added.push(url);
         } catch (err) {
-          problems.push(`A picture from your website could not be added: ${err instanceof Error ? err.message : 'it could not be read'}.`);
+          // The refusals of the upload rules are sentences for the owner; anything else stays internal.
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          problems.push(`A picture from your website could not be added: ${err.message.replace(/\.$/, '')}.`);
         }
       }
       return { applied_fields: fields, photos_added: added, problems, check: await checks.websiteCheck(id) };

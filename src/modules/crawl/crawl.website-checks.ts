@@ -5,7 +5,7 @@ import type { CrawlCtx } from './crawl.context.js';
 import { CRAWL_JOB } from './crawl.jobs.js';
 import { parseTarget } from './crawl.views.js';
 import { FetchError, type Fetcher } from './crawl.fetcher.js';
-import type { FieldChange, SuggestedPhoto } from './website-checks.repo.js';
+import type { WebsiteCheckStatus } from '../companies/tools.website-check.js';
 
 /** The hourly pass that starts the month's website checks that are due. */
 export const WEBSITE_CHECK_JOB = jobName<object>('crawl.website-checks');
@@ -15,20 +15,6 @@ export const WEBSITE_CHECK_DAYS = 30;
 const CHECKS_PER_PASS = 50;
 /** A picture the owner accepts is fetched once, up to the gallery's upload limit. */
 const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
-
-export interface WebsiteSuggestion {
-  id: string;
-  found_at: string;
-  changes: Record<string, FieldChange>;
-  photos: SuggestedPhoto[];
-}
-
-export interface WebsiteCheckStatus {
-  monthly: boolean;
-  next_check_at: string | null;
-  last_check_at: string | null;
-  suggestion: WebsiteSuggestion | null;
-}
 
 /** Monthly website checks (issue 39): owners opt in; each month a crawl proposes what changed, and the owner decides. */
 export function createWebsiteChecks(ctx: CrawlCtx, newFetcher: (o: { maxBytes: number; timeoutMs: number }) => Fetcher) {
