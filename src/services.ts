@@ -224,7 +224,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     delayMs: Math.min(config.crawl.delayMs, 500),
     timeoutMs: Math.min(config.crawl.timeoutMs, 8000),
   });
-  const site = createSiteService({ repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, reviews, baseUrl: config.baseUrl });
+  const site = createSiteService({
+    repo: createSiteRepo(db), companies, search, scans, widget, isClaimed: ownership.isClaimed, reviews, baseUrl: config.baseUrl,
+    quoteRequests: { send: (companyId, input, ip) => proposals.requestFromPerson('quote_form', companyId, input, ip) },
+  });
   const mcp = createMcpService({ config, version: API_VERSION, search, companies, verifiers, agents, proposals, ask, companyAnswers: widget, webhooks, reviews, log });
 
   const services: Services = {

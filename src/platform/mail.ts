@@ -17,6 +17,8 @@ export interface MailMessage {
   html?: string;
   /** A one-click unsubscribe address (RFC 8058): sent as List-Unsubscribe with List-Unsubscribe-Post. */
   listUnsubscribe?: string;
+  /** Where the reader's answer goes (a company answering a person: the company's own address). */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -39,6 +41,7 @@ export interface OutboxMessage {
   text_body: string;
   html_body: string | null;
   list_unsubscribe: string | null;
+  reply_to: string | null;
   status: 'queued' | 'sent' | 'logged' | 'failed';
   attempts: number;
   last_error: string | null;
@@ -102,6 +105,7 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
           subject: row.subject,
           text: row.text_body,
           ...(row.html_body ? { html: row.html_body } : {}),
+          ...(row.reply_to ? { replyTo: row.reply_to } : {}),
           ...(row.list_unsubscribe ? { list: { unsubscribe: row.list_unsubscribe }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
         });
       } catch (err) {
@@ -124,8 +128,8 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
   async function store(q: Queryable, message: MailMessage): Promise<string | undefined> {
     if (!config.smtpUrl) {
       const [row] = await q.query<{ id: string }>(
-        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe, status, sent_at) VALUES ($1, $2, $3, $4, $5, 'logged', now()) RETURNING id`,
-        [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null],
+        `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe, reply_to, status, sent_at) VALUES ($1, $2, $3, $4, $5, $6, 'logged', now()) RETURNING id`,
+        [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null, message.replyTo ?? null],
       );
       mailOutcomes.inc({ outcome: 'logged' });
       // Never the body: it may hold a sign-in link, and logs travel further than the outbox.
@@ -137,8 +141,8 @@ export function createMailer({ config, db, jobs, log, retryDelaySeconds = 10 }: 
       return undefined;
     }
     const [row] = await q.query<{ id: string }>(
-      `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null],
+      `INSERT INTO mail_outbox (to_address, subject, text_body, html_body, list_unsubscribe, reply_to) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [message.to, message.subject, message.text, message.html ?? null, message.listUnsubscribe ?? null, message.replyTo ?? null],
     );
     return row!.id;
   }

@@ -30,7 +30,7 @@ const UNDOCUMENTED: { routes: RegExp; why: string }[] = [
   { routes: /^GET \/metrics$/, why: "operators' Prometheus scrape: loopback or METRICS_TOKEN only, a 404 like an unknown path to everyone else" },
   { routes: /^GET \/dev\/mailbox$/, why: 'developer mailbox: outside production, without SMTP, direct loopback connections only (404 otherwise)' },
   {
-    routes: /^GET \/(|search|categories|categories\/:slug|companies\/:slug|for-owners|for-agent-developers|sitemap\.xml|sitemaps\/:file|robots\.txt|assets\/:file)$/,
+    routes: /^GET \/(|search|categories|categories\/:slug|companies\/:slug|companies\/:slug\/quote|for-owners|for-agent-developers|sitemap\.xml|sitemaps\/:file|robots\.txt|assets\/:file)$/,
     why: 'the public website (HTML for people, sitemaps and robots.txt for crawlers, its stylesheet)',
   },
   { routes: /^GET \/(app|admin)(\/\*)?$|^GET \/app\/assets\/\*$/, why: 'the dashboard web app (one HTML page for every path under it) and its built assets' },

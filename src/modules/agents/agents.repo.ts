@@ -8,8 +8,26 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }
 
+/** The built-in senders of people's requests (not agents: no key, not listed). */
+export type BuiltinSender = 'quote_form' | 'widget';
+
+const BUILTIN_NAMES: Record<BuiltinSender, string> = {
+  quote_form: 'Quote request from the company page',
+  widget: 'Visitor of your chat widget',
+};
+
 export function createAgentsRepo(db: Queryable) {
   return {
+    /** The built-in sender's id, created on first use; its key hash is no sha256, so no key ever matches it. */
+    async builtinSender(kind: BuiltinSender): Promise<string> {
+      await db.query(
+        `INSERT INTO agents (name, owner_email, api_key_hash, kind) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (kind) WHERE kind <> 'api' DO NOTHING`,
+        [BUILTIN_NAMES[kind], `${kind.replace('_', '-')}@builtin.invalid`, `builtin:${kind}`, kind],
+      );
+      return (await db.query<{ id: string }>('SELECT id FROM agents WHERE kind = $1', [kind]))[0]!.id;
+    },
+
     async insert(a: { name: string; ownerEmail: string; apiKeyHash: string; confirmHash: string; confirmTtlHours: number }): Promise<AgentRow> {
       const rows = await db.query<AgentRow>(
         `INSERT INTO agents (name, owner_email, api_key_hash, email_confirm_hash, email_confirm_expires_at)
@@ -54,7 +72,7 @@ export function createAgentsRepo(db: Queryable) {
     },
 
     async findByKeyHash(hash: string): Promise<AgentRow | undefined> {
-      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE api_key_hash = $1`, [hash]))[0];
+      return (await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE api_key_hash = $1 AND kind = 'api'`, [hash]))[0];
     },
 
     /** The agent holding an address: only a confirmed one does. */
@@ -106,7 +124,7 @@ export function createAgentsRepo(db: Queryable) {
      */
     async list(options: { q?: string; limit: number; offset: number; cursorId?: string }): Promise<{ rows: AgentRow[]; total: number }> {
       const params: unknown[] = [];
-      const where: string[] = [];
+      const where: string[] = ["kind = 'api'"];
       if (options.q) {
         params.push(`%${options.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
         where.push(`(lower(name) LIKE $${params.length} OR lower(owner_email) LIKE $${params.length})`);

@@ -6,7 +6,7 @@ import { apiKeyPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, safeEqual
 import { toPlainLine } from '../../lib/text.js';
 import type { Db } from '../../platform/db.js';
 import type { WebhookEmitter } from '../webhooks/webhooks.events.js';
-import { createAgentsRepo, isUniqueViolation, type AgentsRepo } from './agents.repo.js';
+import { createAgentsRepo, isUniqueViolation, type AgentsRepo, type BuiltinSender } from './agents.repo.js';
 import type { AdminAgent, Agent, AgentInfo, AgentKeyEnvelope, AgentRow } from './agents.schemas.js';
 import { emailDomain, isDisposableDomain } from '../../lib/email-domain.js';
 import { domainAcceptsMail, systemDnsResolver, type MailDnsResolver } from '../../platform/mail-dns.js';
@@ -248,6 +248,11 @@ export function createAgentsService({ repo, serviceName, baseUrl, mail, checkMx,
     async confirmedEmailOf(agentId: string): Promise<string | undefined> {
       const row = await repo.findById(agentId);
       return row && emailConfirmed(row) ? row.owner_email : undefined;
+    },
+
+    /** The built-in sender of people's quote requests or widget leads (proposals' port). */
+    builtinSender(kind: BuiltinSender): Promise<string> {
+      return repo.builtinSender(kind);
     },
 
     // Administration

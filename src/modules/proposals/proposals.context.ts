@@ -12,7 +12,12 @@ import type { ProposalsRepo } from './proposals.repo.js';
 export interface AgentAddresses {
   /** The agent's confirmed owner_email; undefined when nobody confirmed it (it then gets nothing but its confirmation link). */
   confirmedEmailOf(agentId: string): Promise<string | undefined>;
+  /** The built-in sender that carries people's requests from a company page or a chat widget. */
+  builtinSender(kind: PersonChannel): Promise<string>;
 }
+
+/** Where a person's request came from: the company page's quote form or the company's chat widget. */
+export type PersonChannel = 'quote_form' | 'widget';
 
 export interface ProposalsServiceDeps {
   db: Db;

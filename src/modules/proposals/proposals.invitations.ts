@@ -49,6 +49,8 @@ export async function planDelivery(ctx: ProposalsCtx, company: DeliveryCompany):
 export interface InvitationFacts {
   proposalId: string;
   agentName: string;
+  /** The sender's kind: 'api' for an agent, else the channel a person used. */
+  origin: 'api' | 'quote_form' | 'widget';
   customerName: string;
   description: string;
   structured: StructuredFields;
@@ -78,8 +80,11 @@ function invitationMessage(ctx: ProposalsCtx, company: DeliveryCompany, facts: I
   return {
     subject: `A request for ${company.name} from ${facts.customerName}, sent through ${serviceName}`,
     text: [
-      `An AI assistant ("${facts.agentName}") found ${company.name} in ${serviceName}, a directory that AI assistants search for businesses, ` +
-        `and sent this request on behalf of ${facts.customerName}:`,
+      facts.origin === 'api'
+        ? `An AI assistant ("${facts.agentName}") found ${company.name} in ${serviceName}, a directory that AI assistants search for businesses, ` +
+          `and sent this request on behalf of ${facts.customerName}:`
+        : `${facts.customerName} found ${company.name} in ${serviceName}, a directory of businesses, and sent this request ` +
+          `${facts.origin === 'widget' ? 'through the chat on your website' : 'from its page there'}:`,
       '',
       request,
       ...(details.length ? ['', ...details] : []),

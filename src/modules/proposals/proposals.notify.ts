@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { MailMessage } from '../../platform/mail.js';
 import type { ProposalStatus } from './proposal-status.js';
-import type { ProposalsCtx } from './proposals.context.js';
+import type { PersonChannel, ProposalsCtx } from './proposals.context.js';
 import { structuredLines, type StructuredFields } from './proposals.fields.js';
 
 /** The mail and webhook events a proposal change sends: stored with the change, delivered after it. */
@@ -48,14 +48,26 @@ export async function agentAddress(ctx: ProposalsCtx, agentId: string): Promise<
   return address ? [address] : [];
 }
 
-export interface MailFacts { company_name: string; agent_name: string; customer_name: string; customer_email: string }
+/** origin: the sender's kind ('api' for an agent; a person's channel otherwise). */
+export interface MailFacts { company_name: string; agent_name: string; customer_name: string; customer_email: string; origin?: 'api' | PersonChannel }
+
+/** Who sent a new request, as its first sentence. */
+function newRequestLine(ctx: ProposalsCtx, p: MailFacts): string {
+  const who = `${p.customer_name} <${p.customer_email}>`;
+  if (p.origin === 'quote_form') return `${who} asked ${p.company_name} for a quote on its page in ${ctx.deps.serviceName}. Your answer is emailed to them.`;
+  if (p.origin === 'widget') return `${who} left a request for ${p.company_name} in the chat widget on your website. Your answer is emailed to them.`;
+  return `The agent "${p.agent_name}" sent a proposal to ${p.company_name} on behalf of ${who}.`;
+}
 
 export function companyMessage(ctx: ProposalsCtx, p: MailFacts, what: 'new' | 'reply', lastText: string, structured?: StructuredFields): Message {
   const { baseUrl, serviceName } = ctx.deps;
-  const subject = what === 'new' ? `New proposal for ${p.company_name} from ${p.customer_name}` : `New reply on the proposal from ${p.customer_name}`;
+  const person = p.origin !== undefined && p.origin !== 'api';
+  const subject = what === 'new'
+    ? `New ${person ? 'request' : 'proposal'} for ${p.company_name} from ${p.customer_name}`
+    : `New reply on the proposal from ${p.customer_name}`;
   const facts = structured ? structuredLines(structured) : [];
   const text = [
-    what === 'new' ? `The agent "${p.agent_name}" sent a proposal to ${p.company_name} on behalf of ${p.customer_name} <${p.customer_email}>.` : `The agent "${p.agent_name}" replied; the proposal is pending again.`,
+    what === 'new' ? newRequestLine(ctx, p) : `The agent "${p.agent_name}" replied; the proposal is pending again.`,
     '',
     lastText,
     ...(facts.length ? ['', ...facts] : []),
@@ -80,5 +92,28 @@ export function agentMessage(ctx: ProposalsCtx, p: MailFacts & { id: string }, s
       '',
       `-- ${serviceName}`,
     ].join('\n'),
+  };
+}
+
+/**
+ * The company's answer to a person who asked on its page or in its widget: mailed to the person, with the
+ * company's address to reply to (a person has no API to read the thread with).
+ */
+export function customerMessage(ctx: ProposalsCtx, p: MailFacts, status: ProposalStatus, lastText: string, replyTo: string | undefined): Message {
+  const { serviceName } = ctx.deps;
+  const verb = status === 'approved' ? 'accepted' : status === 'rejected' ? 'declined' : 'answered';
+  return {
+    subject: `${p.company_name} ${verb} your request`,
+    text: [
+      `Hello ${p.customer_name},`,
+      '',
+      `${p.company_name} ${verb} the request you sent through ${serviceName}.`,
+      ...(lastText ? ['', `Their message:`, '', lastText] : []),
+      '',
+      replyTo ? `To answer ${p.company_name}, reply to this email: it goes to ${replyTo}.` : `To answer ${p.company_name}, use the contact details on its page.`,
+      '',
+      `-- ${serviceName}`,
+    ].join('\n'),
+    ...(replyTo ? { replyTo } : {}),
   };
 }

@@ -1,19 +1,20 @@
 import { toPlainText } from '../../lib/text.js';
 import type { BearerPrincipal } from '../../platform/auth.js';
 import type { Queryable } from '../../platform/db.js';
+import type { MailMessage } from '../../platform/mail.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { nextStatus, type ProposalEvent, type ProposalStatus, type ResponseAction } from './proposal-status.js';
 import type { ProposalsCtx } from './proposals.context.js';
 import { requestHash, storedResult, writeOnce, type CreateResult } from './proposals.idempotency.js';
 import { detail, managedProposal } from './proposals.inbox.js';
 import { assertNotBlocked } from './proposals.reports.js';
-import { agentAddress, agentMessage, companyMessage, dispatchEvents, dispatchMail, ownerAddresses, queueMail } from './proposals.notify.js';
+import { agentAddress, agentMessage, companyMessage, customerMessage, dispatchEvents, dispatchMail, ownerAddresses, queueMail } from './proposals.notify.js';
 import { createProposalsRepo, type LockedProposal } from './proposals.repo.js';
 import type { ProposalDetail } from './proposals.schemas.js';
 import { eventData, toMessage, toProposal } from './proposals.views.js';
 
 /** The thread after the first message: the agent replies, the owner answers, deletes or restores. */
-type TransitionMail = { to: readonly string[]; compose: (next: ProposalStatus) => { subject: string; text: string }; ids: string[] };
+type TransitionMail = { to: readonly string[]; compose: (next: ProposalStatus) => Omit<MailMessage, 'to'>; ids: string[] };
 
 /** One status change and its message, inside the caller's transaction. */
 async function transitionIn(
@@ -78,8 +79,11 @@ export async function respond(ctx: ProposalsCtx, principal: BearerPrincipal, pro
   const text = toPlainText(body.message ?? '').slice(0, 10_000);
   if (body.action === 'respond' && !text) throw invalid(['body', 'message'], 'A custom response needs a message', body.message, 'missing');
   const row = await managedProposal(ctx, principal, proposalId);
+  const company = row.origin === 'api' ? undefined : await ctx.deps.companies.getById(row.company_id).catch(() => undefined);
   const mailIds: string[] = [];
-  const mail: TransitionMail = { to: await agentAddress(ctx, row.agent_id), compose: (next) => agentMessage(ctx, row, next, text), ids: mailIds };
+  const mail: TransitionMail = row.origin === 'api'
+    ? { to: await agentAddress(ctx, row.agent_id), compose: (next) => agentMessage(ctx, row, next, text), ids: mailIds }
+    : { to: ctx.deps.mail ? [row.customer_email] : [], compose: (next) => customerMessage(ctx, row, next, text, replyToOf(company, principal)), ids: mailIds };
   const { reviewInvitations, ownerEmailsOf } = ctx.deps;
   // Read before the transaction (on PGlite a read outside it would wait for it): the company's own people are not invited to review.
   const owners = body.action === 'approve' && reviewInvitations ? await (ownerEmailsOf?.(row.company_id) ?? Promise.resolve([])).catch(() => [] as string[]) : [];
@@ -107,4 +111,9 @@ export async function setDeleted(ctx: ProposalsCtx, principal: BearerPrincipal, 
   });
   await dispatchEvents(ctx);
   return detail(ctx, proposalId);
+}
+
+/** A person answers the company by replying to its mail: the company's public address, else the answering owner's. */
+function replyToOf(company: { contact_email?: string | null } | undefined, principal: BearerPrincipal): string | undefined {
+  return company?.contact_email?.trim() || principal.email;
 }

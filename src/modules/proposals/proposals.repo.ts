@@ -5,7 +5,7 @@ import type { MessageRow, ProposalRow } from './proposals.schemas.js';
 /** The structured request fields (issue 37); needed_by as YYYY-MM-DD text, never a Date shifted by the time zone. */
 const STRUCTURED = "p.budget_amount, p.budget_currency, to_char(p.needed_by, 'YYYY-MM-DD') AS needed_by, p.location, p.details";
 
-const SELECT = `SELECT p.id, p.agent_id, a.name AS agent_name, p.company_id, c.name AS company_name, p.customer_email,
+const SELECT = `SELECT p.id, p.agent_id, a.name AS agent_name, a.kind AS origin, p.company_id, c.name AS company_name, p.customer_email,
   p.customer_name, p.description, p.type, ${STRUCTURED}, p.delivery, p.status, p.created_at, p.updated_at, p.deleted_at,
   (SELECT count(*)::int FROM proposal_messages m WHERE m.proposal_id = p.id) AS message_count
   FROM proposals p JOIN agents a ON a.id = p.agent_id JOIN companies c ON c.id = p.company_id`;
@@ -91,6 +91,16 @@ export function createProposalsRepo(db: Queryable) {
     /** Agents that ever proposed to the company (deleted proposals included). */
     async agentIdsProposedTo(companyId: string): Promise<string[]> {
       return (await db.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM proposals WHERE company_id = $1', [companyId])).map((r) => r.agent_id);
+    },
+
+    /** A person's requests (quote form, widget) from this address in the last hours, and the companies still to answer one. */
+    async personRequestsSince(email: string, hours: number): Promise<{ total: number; openCompanyIds: string[] }> {
+      const rows = await db.query<{ company_id: string; status: string; recent: boolean }>(
+        `SELECT p.company_id, p.status, p.created_at > now() - make_interval(hours => $2) AS recent FROM proposals p JOIN agents a ON a.id = p.agent_id
+         WHERE lower(p.customer_email) = $1 AND a.kind <> 'api' AND (p.created_at > now() - make_interval(hours => $2) OR p.status = 'pending')`,
+        [email.toLowerCase(), hours],
+      );
+      return { total: rows.filter((r) => r.recent).length, openCompanyIds: rows.filter((r) => r.status === 'pending').map((r) => r.company_id) };
     },
 
     async setDeleted(id: string, deleted: boolean): Promise<void> {

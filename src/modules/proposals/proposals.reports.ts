@@ -11,6 +11,7 @@ import { managedProposal } from './proposals.inbox.js';
  */
 export async function reportAgent(ctx: ProposalsCtx, principal: BearerPrincipal, proposalId: string, body: { reason: ReportReason; note?: string | undefined; block?: boolean | undefined }) {
   const row = await managedProposal(ctx, principal, proposalId);
+  assertFromAgent(row);
   const note = toPlainText(body.note ?? '').slice(0, 2000);
   const block = body.block !== false;
   await ctx.deps.db.transaction(async (tx) => {
@@ -29,8 +30,14 @@ export async function reportAgent(ctx: ProposalsCtx, principal: BearerPrincipal,
 
 export async function unblockAgent(ctx: ProposalsCtx, principal: BearerPrincipal, proposalId: string) {
   const row = await managedProposal(ctx, principal, proposalId);
+  assertFromAgent(row);
   await createAgentReportsRepo(ctx.deps.db).unblock(row.company_id, row.agent_id);
   return { message: `${row.agent_name} may write to ${row.company_name} again.`, blocked: false };
+}
+
+/** A person's request (quote form, widget) has no agent to report or block: the owner declines it instead. */
+function assertFromAgent(row: { origin: string }): void {
+  if (row.origin !== 'api') throw new AppError('conflict', 'This request came from a person, not an agent: there is no agent to report or block. Decline it if it is not for you.');
 }
 
 /** Refuses an agent the company blocked (a sentence the agent can pass on). */

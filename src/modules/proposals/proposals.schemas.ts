@@ -29,6 +29,11 @@ const proposalFields = {
   id: Type.String({ format: 'uuid' }),
   agent_id: Type.String({ format: 'uuid' }),
   agent_name: Type.String(),
+  origin: Type.Union([Type.Literal('agent'), Type.Literal('quote_form'), Type.Literal('widget')], {
+    description:
+      "Who sent it: an agent, or a person (quote_form: the company page's \"Ask for a quote\"; widget: the company's chat widget). " +
+      "A person's request is answered by email: the company's answer is mailed to customer_email.",
+  }),
   company_id: Type.String({ format: 'uuid' }),
   company_name: Type.String(),
   customer_email: Type.String(),
@@ -221,6 +226,8 @@ export interface ProposalRow {
   id: string;
   agent_id: string;
   agent_name: string;
+  /** agents.kind: 'api' for an agent */
+  origin: 'api' | 'quote_form' | 'widget';
   company_id: string;
   company_name: string;
   customer_email: string;

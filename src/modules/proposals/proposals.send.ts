@@ -33,8 +33,8 @@ async function insertOne(tx: ProposalsRepo, agentId: string, companyId: string, 
   return id;
 }
 
-function invitationFacts(row: { id: string; agent_name: string }, p: CleanProposal): InvitationFacts {
-  return { proposalId: row.id, agentName: row.agent_name, customerName: p.customerName, description: p.description, structured: p.structured };
+function invitationFacts(row: { id: string; agent_name: string; origin: InvitationFacts['origin'] }, p: CleanProposal): InvitationFacts {
+  return { proposalId: row.id, agentName: row.agent_name, origin: row.origin, customerName: p.customerName, description: p.description, structured: p.structured };
 }
 
 export async function createProposal(ctx: ProposalsCtx, agentId: string, input: ProposalInput & { company_id: string }, idempotencyKey?: string): Promise<CreateResult<ProposalDetail>> {

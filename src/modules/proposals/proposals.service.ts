@@ -1,7 +1,8 @@
 import type { BearerPrincipal } from '../../platform/auth.js';
 import type { Queryable } from '../../platform/db.js';
 import type { ProposalStatus, ResponseAction } from './proposal-status.js';
-import type { ProposalInput, ProposalsCtx, ProposalsServiceDeps } from './proposals.context.js';
+import type { PersonChannel, ProposalInput, ProposalsCtx, ProposalsServiceDeps } from './proposals.context.js';
+import { createPersonLimiter, requestFromPerson, type PersonRequest } from './proposals.people.js';
 import { countsByAgents, getForAgent, listForAdmin, listForAgent, listForOwner } from './proposals.inbox.js';
 import { reply, respond, setDeleted } from './proposals.replies.js';
 import { createProposalsRepo } from './proposals.repo.js';
@@ -10,7 +11,8 @@ import { unsubscribeInvitations } from './proposals.invitations.js';
 import { openAgentReport, openAgentReports, reportAgent, reportCountsByAgents, resolveAgentReport, unblockAgent } from './proposals.reports.js';
 import type { ReportReason } from './agent-reports.repo.js';
 
-export type { AgentAddresses, ProposalsServiceDeps } from './proposals.context.js';
+export type { AgentAddresses, PersonChannel, ProposalsServiceDeps } from './proposals.context.js';
+export type { PersonRequest, PersonRequestResult } from './proposals.people.js';
 export type { CreateResult } from './proposals.idempotency.js';
 export { toProposal } from './proposals.views.js';
 
@@ -21,7 +23,11 @@ export { toProposal } from './proposals.views.js';
  */
 export function createProposalsService(deps: ProposalsServiceDeps) {
   const ctx: ProposalsCtx = { deps, repo: createProposalsRepo(deps.db) };
+  const personLimiter = createPersonLimiter();
   return {
+    // People (the company page's quote form, the company's chat widget)
+    requestFromPerson: (channel: PersonChannel, companyId: string, input: PersonRequest, ip: string) => requestFromPerson(ctx, personLimiter, channel, companyId, input, ip),
+
     // Agent side
     create: (agentId: string, input: ProposalInput & { company_id: string }, idempotencyKey?: string) => createProposal(ctx, agentId, input, idempotencyKey),
     createBatch: (agentId: string, input: ProposalInput & { company_ids: string[] }, idempotencyKey?: string) => createBatch(ctx, agentId, input, idempotencyKey),

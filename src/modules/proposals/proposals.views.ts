@@ -21,6 +21,7 @@ export function toProposal(row: ProposalRow): Proposal {
     id: row.id,
     agent_id: row.agent_id,
     agent_name: row.agent_name,
+    origin: row.origin === 'api' ? 'agent' : row.origin,
     company_id: row.company_id,
     company_name: row.company_name,
     customer_email: row.customer_email,

@@ -155,6 +155,15 @@ function paragraphs(text: string): SafeHtml {
   return html`${text.split(/\n{2,}/).map((t) => t.trim()).filter(Boolean).map((t) => html`<p>${t}</p>`)}`;
 }
 
+/** What a person does next, first on a phone: ask for a quote (verified companies), call, write. */
+function actionsRow(v: CompanyView): SafeHtml | '' {
+  const p = v.profile;
+  if (!p.accepts_proposals && !p.contact.phone && !p.contact.email) return '';
+  return html`<p class="actions">${p.accepts_proposals ? html`<a class="button" href="/companies/${v.slug}/quote">Ask for a quote</a>` : ''}
+${p.contact.phone ? html`<a class="button secondary" href="tel:${p.contact.phone.replace(/[^+\d]/g, '')}">Call ${p.contact.phone}</a>` : ''}
+${p.contact.email ? html`<a class="button secondary" href="mailto:${p.contact.email}">Email ${p.name}</a>` : ''}</p>`;
+}
+
 export function companyPage(ctx: SiteContext, v: CompanyView): string {
   const p = v.profile;
   const where = locationOf(p);
@@ -179,6 +188,7 @@ export function companyPage(ctx: SiteContext, v: CompanyView): string {
 ${logo ? html`<img class="logo" src="${logo}" alt="${p.name} logo" width="96" height="96">` : ''}
 <h1>${p.name}${p.is_verified ? html` <span class="badge" title="The owner confirmed this company">Verified</span>` : ''}</h1>
 <p class="meta">${p.industry || p.category}${place ? html` · ${place}` : ''}</p>
+${actionsRow(v)}
 ${p.description ? paragraphs(p.description) : html`<p>No description yet.</p>`}
 ${photosSection(ctx, p)}
 ${p.services.length ? html`<h2>Services</h2><ul>${p.services.map((s) => html`<li>${s}</li>`)}</ul>` : ''}

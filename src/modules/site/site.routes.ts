@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../platform/http.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import { err, errorResponses, type App } from '../../platform/http.js';
 import { SITE_CSS, SITE_CSS_HASH } from './site.assets.js';
 import { companyPage } from './site.pages.company.js';
 import { categoriesIndexPage, categoryPage, homePage, type SiteContext } from './site.pages.listing.js';
 import { searchPage } from './site.pages.search.js';
+import { quoteFormPage, quoteSentPage, type QuoteProblem } from './site.pages.quote.js';
 import { badRequestPage, forDevelopersPage, forOwnersPage, notFoundPage } from './site.pages.static.js';
 import { categoriesSitemap, companiesSitemap, robotsTxt, sitemapIndex } from './site.sitemap.js';
 import { categoryOfSlug, MAX_PAGE } from './site.listed.js';
@@ -47,8 +50,34 @@ function send(req: FastifyRequest, reply: FastifyReply, body: string, opts: { ty
   return reply.code(opts.status ?? 200).type(opts.type ?? 'text/html; charset=utf-8').send(body);
 }
 
+const QuoteBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  phone: Type.Optional(Type.String({ maxLength: 40 })),
+  message: Type.Optional(Type.String({ maxLength: 5000 })),
+  website: Type.Optional(Type.String({ maxLength: 200, description: 'Hidden from people; must stay empty' })),
+});
+
+const QUOTE_FIELDS = new Set(['name', 'email', 'phone', 'message']);
+
+/** A refused request as the form shows it: next to its field when it names one. */
+function quoteProblemOf(e: AppError): QuoteProblem {
+  const loc = e.issues?.[0]?.loc;
+  const name = loc ? String(loc[loc.length - 1]) : undefined;
+  const text = e.issues?.[0]?.msg ?? e.message;
+  return name && QUOTE_FIELDS.has(name) ? { field: name as QuoteProblem['field'], text } : { text };
+}
+
+/** A schema refusal of a form field (too long), worded for people. */
+function problemOfValidation(err: Error): AppError {
+  const m = /body\/(\w+)/.exec(err.message);
+  const name = m?.[1] ?? 'message';
+  return invalid(['body', name], `This is too long: please shorten your ${name === 'message' ? 'message' : name}.`);
+}
+
 /** The public directory website: server-rendered HTML that needs no script (see README "Public website"). */
 export async function siteRoutes(app: App, { site, ctx }: SiteRoutesOptions): Promise<void> {
+  await app.register(formbody);
   const discoveryLink = `<${ctx.baseUrl}/${ctx.serviceName}.md>; rel="alternate"; type="text/markdown"`;
   const page = (req: FastifyRequest, reply: FastifyReply, body: string, opts: { cache?: string; links?: string[] } = {}) =>
     send(req, reply, body, { ...opts, links: [...(opts.links ?? []), discoveryLink] });
@@ -86,6 +115,54 @@ export async function siteRoutes(app: App, { site, ctx }: SiteRoutesOptions): Pr
     if (!found) return notFound(req, reply);
     if (found.kind === 'moved') return reply.header('cache-control', PUBLIC).redirect(`/companies/${encodeURIComponent(found.slug)}`, 301);
     return page(req, reply, companyPage(ctx, found), { links: [`<${found.profile.profile_url}>; rel="alternate"; type="application/json"`] });
+  });
+
+  // "Ask for a quote": the form (no script needed), and its POST (form, or JSON for scripts and tests).
+  const quotePage = async (slug: string) => {
+    const found = await site.companyPage(slug.toLowerCase());
+    return found?.kind === 'found' ? found : undefined;
+  };
+  app.get('/companies/:slug/quote', { schema: { ...hide, params: SlugParams }, attachValidation: true }, async (req, reply) => {
+    const found = req.validationError ? undefined : await quotePage(req.params.slug);
+    if (!found) return notFound(req, reply);
+    return send(req, reply, quoteFormPage(ctx, found), { cache: 'no-store' });
+  });
+
+  app.post('/companies/:slug/quote', {
+    schema: {
+      operationId: 'site.requestQuote',
+      tags: ['site'],
+      summary: 'A person asks a company for a quote from its page',
+      description:
+        "The company page's \"Ask for a quote\" form posts here (form-encoded; JSON works too). The request lands in the owner's inbox as a proposal " +
+        "(origin quote_form) and the owner's answer is emailed to the person. Only verified companies take requests (409 otherwise). Spam limits: " +
+        'a few requests per network address an hour and per email address a day, and one open request per company and address; the hidden field "website" must stay empty. A form gets an HTML page back; JSON gets {message}.',
+      security: [],
+      params: SlugParams,
+      body: QuoteBody,
+      response: { 201: Type.Object({ message: Type.String() }), 404: err, 409: err, 429: err, ...errorResponses },
+    },
+    attachValidation: true,
+  }, async (req, reply) => {
+    const isForm = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const found = await quotePage(req.params.slug);
+    if (!found) throw new AppError('not_found', 'There is no company at this address.');
+    const input = req.body ?? {};
+    const values = { name: input.name, email: input.email, phone: input.phone, message: input.message };
+    if (!isForm) {
+      if (req.validationError) throw req.validationError;
+      return reply.code(201).send(await site.sendQuote(found.profile.id, { ...input, name: input.name ?? '', email: input.email ?? '', message: input.message ?? '' }, req.ip));
+    }
+    const formProblem = req.validationError ? problemOfValidation(req.validationError) : undefined;
+    try {
+      if (formProblem) throw formProblem;
+      const sent = await site.sendQuote(found.profile.id, { ...input, name: input.name ?? '', email: input.email ?? '', message: input.message ?? '' }, req.ip);
+      return send(req, reply, quoteSentPage(ctx, found, sent.message), { cache: 'no-store' });
+    } catch (e) {
+      const problem = e instanceof AppError && e.status < 500 ? quoteProblemOf(e) : undefined;
+      if (!problem) throw e;
+      return send(req, reply, quoteFormPage(ctx, found, values, problem), { cache: 'no-store', status: e instanceof AppError ? e.status : 422 });
+    }
   });
 
   app.get('/for-owners', { schema: hide }, async (req, reply) => page(req, reply, forOwnersPage(ctx)));

@@ -1,3 +1,4 @@
+import { AppError } from '../../platform/errors.js';
 import type { ReviewList } from '../reviews/reviews.schemas.js';
 import { CATEGORIES, type CompanyProfile, type CompanySummary } from '../companies/companies.schemas.js';
 import { canonicalCategory, type CompaniesService } from '../companies/companies.service.js';
@@ -41,6 +42,8 @@ export interface SiteServiceDeps {
   isClaimed(companyId: string): Promise<boolean>;
   /** Published reviews and the rating (the reviews module). */
   reviews?: { listPublished(companyId: string, limit: number, offset: number): Promise<ReviewList> } | undefined;
+  /** A person's "Ask for a quote" into the company's inbox (the proposals module; its limits and sentences). */
+  quoteRequests?: { send(companyId: string, input: QuoteRequestInput, ip: string): Promise<{ message: string }> } | undefined;
   baseUrl: string;
   now?: () => number;
 }
@@ -49,6 +52,14 @@ export interface SiteServiceDeps {
  * What the public pages show, read through the same services as the agent API: hybrid search
  * (search.search), public profiles (companies.findProfileBySlug, findManyByIds), the latest scan grade (scans).
  */
+export interface QuoteRequestInput {
+  name: string;
+  email: string;
+  message: string;
+  phone?: string | undefined;
+  website?: string | undefined;
+}
+
 export function createSiteService(deps: SiteServiceDeps) {
   const { repo, companies, search, scans, widget, isClaimed, baseUrl, now = Date.now } = deps;
   const origin = new URL(baseUrl).origin;
@@ -170,6 +181,12 @@ export function createSiteService(deps: SiteServiceDeps) {
       const page = await cached(companyCache, slug, { ttl: EXTRAS_TTL_MS }, loadCompanyPage.bind(null, slug));
       if (!page) companyCache.delete(slug);
       return page;
+    },
+
+    /** Sends a person's request to the company of a page; AppError sentences (422, 409, 429) for the form to show. */
+    async sendQuote(companyId: string, input: QuoteRequestInput, ip: string): Promise<{ message: string }> {
+      if (!deps.quoteRequests) throw new AppError('unavailable', 'Requests cannot be sent from this page right now. Please contact the company directly.');
+      return deps.quoteRequests.send(companyId, input, ip);
     },
 
     sitemapChunks: () => repo.sitemapChunks(SITEMAP_SIZE),

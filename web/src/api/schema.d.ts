@@ -2330,6 +2330,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/companies/{slug}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person asks a company for a quote from its page
+         * @description The company page's "Ask for a quote" form posts here (form-encoded; JSON works too). The request lands in the owner's inbox as a proposal (origin quote_form) and the owner's answer is emailed to the person. Only verified companies take requests (409 otherwise). Spam limits: a few requests per network address an hour and per email address a day, and one open request per company and address; the hidden field "website" must stay empty. A form gets an HTML page back; JSON gets {message}.
+         */
+        post: operations["site.requestQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/unsubscribe": {
         parameters: {
             query?: never;
@@ -3719,6 +3739,8 @@ export interface components {
             message_count: number;
             /** @description The date the work is needed by (YYYY-MM-DD), or null */
             needed_by: string | null;
+            /** @description Who sent it: an agent, or a person (quote_form: the company page's "Ask for a quote"; widget: the company's chat widget). A person's request is answered by email: the company's answer is mailed to customer_email. */
+            origin: "agent" | "quote_form" | "widget";
             /** @description pending, approved, rejected or responded */
             status: "pending" | "approved" | "rejected" | "responded";
             /** @description standard or custom; default custom */
@@ -3775,6 +3797,8 @@ export interface components {
             messages: components["schemas"]["ProposalMessage"][];
             /** @description The date the work is needed by (YYYY-MM-DD), or null */
             needed_by: string | null;
+            /** @description Who sent it: an agent, or a person (quote_form: the company page's "Ask for a quote"; widget: the company's chat widget). A person's request is answered by email: the company's answer is mailed to customer_email. */
+            origin: "agent" | "quote_form" | "widget";
             /** @description pending, approved, rejected or responded */
             status: "pending" | "approved" | "rejected" | "responded";
             /** @description standard or custom; default custom */
@@ -13208,6 +13232,86 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "site.requestQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                    message?: string;
+                    name?: string;
+                    phone?: string;
+                    /** @description Hidden from people; must stay empty */
+                    website?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
