@@ -176,6 +176,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const widget = createWidgetService({
     repo: createWidgetRepo(db), companies, insights, llm, baseUrl: config.baseUrl, log, entitlements, siteName: displayName(config.serviceName),
     pages: (companyId) => crawl.pagesOf(companyId),
+    leads: { send: (companyId, input, ip) => proposals.requestFromPerson('widget', companyId, input, ip) },
   });
   const tools = createToolsService({
     db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, websiteChecks: crawl,

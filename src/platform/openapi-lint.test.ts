@@ -41,7 +41,7 @@ const UNDOCUMENTED: { routes: RegExp; why: string }[] = [
   },
   { routes: /^GET \/api\/v1\/agent\/companies\/by-url\/\*$/, why: 'the unencoded-URL form of the documented companies.getByWebsite (/by-url/{website_url}), same answers' },
   { routes: /^(GET|DELETE) \/mcp\/company\/:tool_id$|^DELETE \/mcp$/, why: 'answer only 405 with Allow (a stateless MCP server has no SSE stream and no session to end), as any wrong method on a documented path does' },
-  { routes: /^OPTIONS \/api\/widget\/public\/:widget_public_id\/chat$/, why: "the browser's CORS preflight of the documented widget chat" },
+  { routes: /^OPTIONS \/api\/widget\/public\/:widget_public_id\/(chat|lead)$/, why: "the browser's CORS preflight of the documented widget chat and lead" },
 ];
 
 describe('OpenAPI document lists every route served', () => {

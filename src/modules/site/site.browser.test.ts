@@ -34,6 +34,7 @@ const PAGE_TYPES: { type: string; path: string }[] = [
   { type: 'search-unknown-category', path: '/search?q=solar&category=Energy' },
   { type: 'category', path: '/categories/construction-and-home-services' },
   { type: 'company', path: '/companies/spree-plumbing-and-heating-berlin' },
+  { type: 'quote', path: '/companies/spree-plumbing-and-heating-berlin/quote' },
   { type: 'not-found', path: '/companies/not-here' },
   { type: 'for-owners', path: '/for-owners' },
 ];
@@ -168,6 +169,39 @@ describe('public website in a browser without JavaScript', () => {
 
     await page.goto(`${base}/for-owners`);
     await shots('for-owners');
+  });
+
+  it('a person on a phone asks a company for a quote without script: a wrong field is named next to it, then the request is sent (issue 38)', testBound(), async (ctx) => {
+    if (skip(ctx)) return;
+    await page.setViewportSize(MOBILE);
+    await page.goto(`${base}/companies/spree-plumbing-and-heating-berlin`);
+    // On a phone the actions come before the description: ask, call, write.
+    const ask = page.getByRole('link', { name: 'Ask for a quote' });
+    assert.ok(await ask.isVisible());
+    assert.ok((await ask.boundingBox())!.y < MOBILE.height, 'the quote button is on the first screen of a phone');
+    assert.ok(await page.getByRole('link', { name: 'Call +49 30 555 0101' }).isVisible());
+    await ask.click();
+    await page.waitForURL(/\/companies\/spree-plumbing-and-heating-berlin\/quote$/);
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Ask Spree Plumbing & Heating for a quote');
+    await page.getByLabel('Your name').fill('Mia Schulz');
+    await page.getByLabel('Your email address').fill('mia-at-example.org');
+    await page.getByLabel('What do you need?').fill('A pipe burst in our kitchen in Kreuzberg. Can someone come today?');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.match(await page.getByRole('alert').innerText(), /Please check the form: your email address needs a change/);
+    assert.equal(await page.getByLabel('Your email address').getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('#q-email-error').innerText(), /Please write a valid email address/);
+    assert.equal(await page.getByLabel('What do you need?').inputValue(), 'A pipe burst in our kitchen in Kreuzberg. Can someone come today?');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quote-error-mobile.png'), fullPage: true });
+    await page.getByLabel('Your email address').fill('mia@example.org');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+    await page.getByRole('heading', { name: 'Request sent' }).waitFor();
+    assert.match(await page.getByRole('status').innerText(), /Spree Plumbing & Heating/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quote-sent-mobile.png'), fullPage: true });
+    const rows = await t.db.query<{ kind: string; customer_email: string }>(
+      "SELECT a.kind, p.customer_email FROM proposals p JOIN agents a ON a.id = p.agent_id JOIN companies c ON c.id = p.company_id WHERE c.name = 'Spree Plumbing & Heating'",
+    );
+    assert.deepEqual(rows, [{ kind: 'quote_form', customer_email: 'mia@example.org' }]);
   });
 
   it('axe: no serious or critical violation on any page type', testBound(), async (ctx) => {

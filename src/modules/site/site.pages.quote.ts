@@ -18,6 +18,8 @@ export interface QuoteProblem {
   text: string;
 }
 
+const FIELD_WORDS: Record<NonNullable<QuoteProblem['field']>, string> = { name: 'your name', email: 'your email address', phone: 'the phone number', message: 'what you need' };
+
 function field(id: 'name' | 'email' | 'phone', label: string, value: string | undefined, problem: QuoteProblem | undefined, attrs: SafeHtml): SafeHtml {
   const wrong = problem?.field === id;
   return html`<p class="field"><label for="q-${id}">${label}</label>
@@ -32,7 +34,7 @@ export function quoteFormPage(ctx: SiteContext, v: CompanyView, values: QuoteFor
   const body = p.accepts_proposals
     ? html`<p>Tell ${p.name} what you need. Your request goes to the company's inbox, and it answers you by email. Your address is given to ${p.name} only.</p>
 ${problem && !problem.field ? html`<p class="error" role="alert">${problem.text}</p>` : ''}
-${problem?.field ? html`<p class="error" role="alert">Please check the form: ${problem.text}</p>` : ''}
+${problem?.field ? html`<p class="error" role="alert">Please check the form: ${FIELD_WORDS[problem.field]} needs a change.</p>` : ''}
 <form class="quote" method="post" action="${back}/quote" novalidate>
 ${field('name', 'Your name', values.name, problem, html`autocomplete="name" maxlength="200" required`)}
 ${field('email', 'Your email address', values.email, problem, html`type="email" autocomplete="email" maxlength="254" required`)}

@@ -240,7 +240,7 @@ describe('dashboard in a browser', () => {
     await approveDialog.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Go back');
     await approveDialog.getByRole('button', { name: 'Yes, approve' }).click();
-    await page.getByText('Proposal approved').waitFor();
+    await page.getByText('Approved. The agent is told').waitFor();
     await nav.getByLabel('1 pending').waitFor();
     // The decision reads as a sentence, and the buttons that no longer apply are gone.
     await page.getByText('Approved the proposal.').waitFor();
@@ -303,7 +303,7 @@ describe('dashboard in a browser', () => {
     await axe(page, 'proposals-decline-dialog');
     await declineDialog.getByLabel('Reason (optional)').fill('We are fully booked that weekend.');
     await declineDialog.getByRole('button', { name: 'Yes, decline' }).click();
-    await page.getByText('Proposal declined').waitFor();
+    await page.getByText('Declined. The agent is told').waitFor();
     await page.getByText('You declined this proposal.').waitFor();
     await page.locator('.thread').getByText('We are fully booked that weekend.').waitFor();
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +18,7 @@ import { eventually, patience } from '../../../test/helpers/timing.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.resolve('test-artifacts');
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('chat widget in a browser', () => {
   const available = fs.existsSync(CHROMIUM);
@@ -98,6 +100,30 @@ describe('chat widget in a browser', () => {
 
       fs.mkdirSync(ARTIFACTS, { recursive: true });
       await tab.screenshot({ path: path.join(ARTIFACTS, 'widget-browser.png') });
+
+      // A question the profile does not answer offers to pass the visitor's details on (issue 38: leads into the inbox).
+      await tab.locator('input#agp-q').fill('How much does a boiler service cost?');
+      await tab.keyboard.press('Enter');
+      const direct = tab.locator('button.leadbtn', { hasText: 'Ask Redline Plumbing directly' });
+      await direct.waitFor({ timeout: patience(60_000) });
+      await direct.click();
+      await eventually(() => tab.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.id), 'agp-l-name', 'focus moves to the first field');
+      assert.equal(await tab.locator('#agp-l-msg').inputValue(), 'How much does a boiler service cost?');
+      await tab.locator('#agp-l-name').fill('Jonas Weber');
+      await tab.locator('#agp-l-email').fill('jonas@example.org');
+      const violations = await tab.evaluate(async (source) => {
+        if (!('axe' in window)) (0, eval)(source);
+        const r = await (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run(
+          { include: [['[data-agentpages-widget]']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      }, AXE_SOURCE);
+      assert.deepEqual(violations, [], 'axe on the open widget with its details form');
+      await tab.screenshot({ path: path.join(ARTIFACTS, 'widget-lead-form.png') });
+      await tab.locator('form.lead button.send').click();
+      await tab.locator('.msg.bot', { hasText: 'Your request was sent to Redline Plumbing' }).waitFor();
+      assert.ok(await tab.locator('input#agp-q').isVisible(), 'the question field is back');
+      const rows = await t.db.query<{ kind: string; customer_name: string }>('SELECT a.kind, p.customer_name FROM proposals p JOIN agents a ON a.id = p.agent_id');
+      assert.deepEqual(rows, [{ kind: 'widget', customer_name: 'Jonas Weber' }]);
 
       // Escape closes the panel and returns focus to the launcher.
       await tab.keyboard.press('Escape');

@@ -52,7 +52,12 @@
     '.send:disabled{opacity:.6;cursor:default}' +
     '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}' +
     '.foot{font-size:11px;color:#5b6270;text-align:center;padding:0 0 6px;background:#fff}' +
-    '.foot a{color:#3d4450}';
+    '.foot a{color:#3d4450}' +
+    '.leadbtn{background:#fff;border:1px solid var(--bg);color:#1c1f24;border-radius:8px;padding:6px 10px;cursor:pointer;align-self:flex-start}' +
+    '.lead{flex-direction:column;gap:6px}.lead[hidden],form[hidden]{display:none}.lead label{font-size:12px;font-weight:600;color:#3d4450}' +
+    '.lead textarea{min-height:64px;padding:8px 10px;border:1px solid #c8ccd2;border-radius:8px;color:#1c1f24;background:#fff;resize:vertical}' +
+    '.row{display:flex;gap:6px;justify-content:flex-end}.cancel{background:#fff;border:1px solid #c8ccd2;border-radius:8px;padding:8px 12px;cursor:pointer;color:#1c1f24}' +
+    'textarea:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}';
 
   function render(cfg) {
     var host = el('div', { 'data-agentpages-widget': widgetId });
@@ -83,9 +88,29 @@
     form.appendChild(label);
     form.appendChild(input);
     form.appendChild(send);
+    // "Leave your details": name, address and request go to the company's inbox; it answers by email.
+    var lead = el('form', { class: 'lead', 'aria-label': 'Leave your details for ' + cfg.company_name });
+    lead.hidden = true;
+    function leadField(id, text, tag, attrs) {
+      lead.appendChild(el('label', { for: id }, text));
+      var f = el(tag, attrs);
+      f.id = id;
+      lead.appendChild(f);
+      return f;
+    }
+    var leadName = leadField('agp-l-name', 'Your name', 'input', { type: 'text', maxlength: '200', autocomplete: 'name', required: '' });
+    var leadEmail = leadField('agp-l-email', 'Your email address', 'input', { type: 'email', maxlength: '254', autocomplete: 'email', required: '' });
+    var leadMessage = leadField('agp-l-msg', 'What do you need?', 'textarea', { maxlength: '5000', required: '' });
+    var leadRow = el('div', { class: 'row' });
+    var leadCancel = el('button', { type: 'button', class: 'cancel' }, 'Cancel');
+    var leadSend = el('button', { type: 'submit', class: 'send' }, 'Send');
+    leadRow.appendChild(leadCancel);
+    leadRow.appendChild(leadSend);
+    lead.appendChild(leadRow);
     panel.appendChild(head);
     panel.appendChild(log);
     panel.appendChild(form);
+    panel.appendChild(lead);
     var foot = el('div', { class: 'foot' }, 'Answers come from ' + cfg.company_name + '\u2019s profile');
     if (cfg.powered_by && /^https?:\/\//.test(cfg.powered_by.url)) {
       foot.appendChild(document.createTextNode(' \u00b7 '));
@@ -104,6 +129,50 @@
     }
     add('assistant', cfg.greeting);
     history.push({ role: 'assistant', content: cfg.greeting });
+
+    function showLead(open, lastQuestion) {
+      lead.hidden = !open;
+      form.hidden = open;
+      if (open) {
+        if (lastQuestion && !leadMessage.value) leadMessage.value = lastQuestion;
+        leadName.focus();
+      } else input.focus();
+    }
+    function offerLead(text, lastQuestion) {
+      if (!cfg.accepts_requests) return;
+      var b = el('button', { type: 'button', class: 'leadbtn' }, text);
+      b.addEventListener('click', function () { showLead(true, lastQuestion); });
+      log.appendChild(b);
+      log.scrollTop = log.scrollHeight;
+    }
+    offerLead('Leave your details for ' + cfg.company_name);
+    leadCancel.addEventListener('click', function () { showLead(false); });
+    lead.addEventListener('submit', function (e) {
+      e.preventDefault();
+      if (leadSend.disabled) return;
+      leadSend.disabled = true;
+      fetch(api + '/lead', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: leadName.value, email: leadEmail.value, message: leadMessage.value, site_origin: siteOrigin }),
+      })
+        .then(function (r) {
+          return r.json().then(function (body) {
+            var detail = body && body.detail;
+            if (!r.ok) throw new Error(typeof detail === 'string' ? detail : detail && detail[0] && detail[0].msg ? detail[0].msg : 'Sorry, your details could not be sent.');
+            return body;
+          });
+        })
+        .then(function (body) {
+          leadMessage.value = '';
+          showLead(false);
+          add('assistant', body.message);
+        })
+        .catch(function (err) {
+          add('assistant', err && err.message && err.message !== 'Failed to fetch' ? err.message : 'Sorry, your details could not be sent right now.');
+        })
+        .then(function () { leadSend.disabled = false; });
+    });
 
     function setOpen(open) {
       panel.hidden = !open;
@@ -147,6 +216,7 @@
           wait.remove();
           add('assistant', body.answer);
           history.push({ role: 'assistant', content: String(body.answer).slice(0, 2000) });
+          if (body.answered === false) offerLead('Ask ' + cfg.company_name + ' directly', q);
         })
         .catch(function (err) {
           wait.remove();

@@ -29,6 +29,16 @@ export interface WidgetServiceDeps {
   entitlements?: Pick<Entitlements, 'entitlementsOf' | 'require'>;
   /** The directory's display name for the "Powered by" line. */
   siteName?: string;
+  /** A visitor's contact details and request into the owner's inbox (the proposals module: its limits and sentences). */
+  leads?: { send(companyId: string, input: WidgetLeadInput, ip: string): Promise<{ message: string }> } | undefined;
+}
+
+/** What a visitor leaves in the widget's "Leave your details" form. */
+export interface WidgetLeadInput {
+  name: string;
+  email: string;
+  message: string;
+  phone?: string | undefined;
 }
 
 /** What every verb group of the widget service shares: its dependencies (defaults filled in) and the rate windows. */

@@ -1,7 +1,7 @@
 import { toPlainText } from '../../lib/text.js';
 import { AppError, invalid } from '../../platform/errors.js';
 import { AGENT_ANSWER_PROMPT, agentAnswerFromProfile, answerFromProfile, answerWithModel, askModel, type AgentAnswer } from './widget.answers.js';
-import { brandingShown, effectiveOrigins, normalizeOrigin, type WidgetCtx } from './widget.context.js';
+import { brandingShown, effectiveOrigins, normalizeOrigin, type WidgetCtx, type WidgetLeadInput } from './widget.context.js';
 import { AgentAnswerModelOutputSchema, type WidgetChatRequest } from './widget.schemas.js';
 
 /** The widget as visitors' browsers call it (config, sources, chat), and its answers for AI agents. */
@@ -38,6 +38,7 @@ export async function publicConfig(ctx: WidgetCtx, publicId: string, origin: str
       text_color: row.text_color,
       position: row.position,
       powered_by: (await brandingShown(ctx, row)) ? { name: ctx.siteName, url: `${ctx.baseUrl}/` } : null,
+      accepts_requests: Boolean(ctx.leads) && company.is_verified,
     },
   };
 }
@@ -58,6 +59,14 @@ export async function preflight(ctx: WidgetCtx, publicId: string, origin: string
   const o = origin ? normalizeOrigin(origin) : undefined;
   if (!row || !company || !o || !effectiveOrigins(row, company).includes(o)) throw new AppError('forbidden', 'Origin not allowed');
   return o;
+}
+
+/** A visitor leaves name, address and request: it reaches the owner's inbox (origin widget) and is answered by email. */
+export async function lead(ctx: WidgetCtx, publicId: string, origin: string | undefined, ip: string, body: WidgetLeadInput) {
+  const { company, origin: allowed } = await publicWidget(ctx, publicId, origin, ip, 'chat');
+  if (!ctx.leads) throw new AppError('unavailable', 'Requests cannot be left here right now. Please use the contact details on this website.');
+  const sent = await ctx.leads.send(company.id, { name: body.name, email: body.email, message: body.message, phone: body.phone }, ip);
+  return { allowedOrigin: allowed, body: { message: sent.message } };
 }
 
 export async function chat(ctx: WidgetCtx, publicId: string, origin: string | undefined, ip: string, body: WidgetChatRequest) {

@@ -107,7 +107,7 @@ describe('chat widget', () => {
     assert.equal(ok.headers['access-control-allow-origin'], SITE);
     assert.deepEqual(ok.json(), {
       widget_public_id: publicId, company_name: 'Redline Plumbing', title: 'Redline Plumbing', greeting: 'Hello! Ask us.', primary_color: '#aa0000', text_color: '#ffffff', position: 'bottom-left',
-      powered_by: { name: 'AgentPages', url: `${t.config.baseUrl}/` },
+      powered_by: { name: 'AgentPages', url: `${t.config.baseUrl}/` }, accepts_requests: true,
     });
     // site_origin serves callers without an Origin header; the header wins when both are sent.
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/widget/public/${publicId}/config?site_origin=http://localhost:5173` })).statusCode, 200);
@@ -156,6 +156,32 @@ describe('chat widget', () => {
     const list = await t.app.inject({ method: 'GET', url: `/api/tools/${companyId}/insights`, headers: auth });
     assert.equal(list.json().categories[0].category, 'Pricing & costs');
     assert.deepEqual(list.json().categories[0].sources, ['widget']);
+  });
+
+  it("takes a visitor's details into the owner's inbox (origin widget) only from allowed sites, and validates them", async () => {
+    const lead = (payload: Record<string, unknown>, headers: Record<string, string> = { origin: SITE }, remoteAddress = '198.51.100.40') =>
+      t.app.inject({ method: 'POST', url: `/api/widget/public/${publicId}/lead`, headers, remoteAddress, payload });
+    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM proposals WHERE company_id = $1', [companyId]))[0]!.n;
+    const before = await count();
+    assert.equal((await lead({ name: 'Ann', email: 'ann@example.org', message: 'Please call me about a leaking boiler.' }, { origin: 'https://evil.example' })).statusCode, 403);
+    const bad = await lead({ name: 'Ann', email: 'nope', message: 'Please call me about a leaking boiler.' });
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['body', 'email']);
+    assert.equal((await lead({ name: 'Ann', email: 'ann@example.org' })).statusCode, 422);
+    assert.equal(await count(), before);
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: `/api/widget/public/${publicId}/lead`, headers: { origin: SITE, 'access-control-request-method': 'POST' } });
+    assert.equal(preflight.statusCode, 204);
+    const ok = await lead({ name: 'Ann Berg', email: 'ann@example.org', message: 'Please call me about a leaking boiler.', phone: '+49 30 1234567' });
+    assert.equal(ok.statusCode, 201, ok.body);
+    assert.equal(ok.headers['access-control-allow-origin'], SITE);
+    assert.match(ok.json().message, /sent to Redline Plumbing\. It will answer you by email at ann@example\.org/);
+    const inbox = (await t.app.inject({ method: 'GET', url: '/api/proposals', headers: auth })).json().proposals as Array<Record<string, unknown>>;
+    const p = inbox.find((x) => x.customer_email === 'ann@example.org')!;
+    assert.equal(p.origin, 'widget');
+    assert.equal(p.agent_name, 'Visitor of your chat widget');
+    assert.match(String(p.description), /leaking boiler/);
+    const [mail] = await t.app.services.mail.recent({ to: 'owner@redline-plumbing.de' });
+    assert.match(mail!.text_body, /left a request for Redline Plumbing in the chat widget on your website/);
   });
 
   it('refuses chat from other origins and validates the body', async () => {

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { BEARER_SECURITY, type Guards } from '../../platform/auth.js';
 import type { App } from '../../platform/http.js';
 import { err, errorResponses } from '../../platform/http.js';
-import { PublicIdParams, SiteOriginQuery, ToolIdParams, WidgetChatRequestSchema, WidgetConfigUpdateSchema } from './widget.schemas.js';
+import { PublicIdParams, SiteOriginQuery, ToolIdParams, WidgetChatRequestSchema, WidgetConfigUpdateSchema, WidgetLeadRequestSchema } from './widget.schemas.js';
 import type { WidgetService } from './widget.service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -121,7 +121,35 @@ export async function widgetPublicRoutes(app: App, { widget }: { widget: WidgetS
     return r.body;
   });
 
-  // CORS preflight for the JSON chat POST from the embedding site.
+  app.post('/:widget_public_id/lead', {
+    schema: {
+      operationId: 'widget.lead',
+      tags: publicTags,
+      summary: 'A visitor leaves contact details and a request in the widget',
+      description:
+        "The widget's \"Leave your details\" form. The request lands in the owner's inbox as a proposal (origin widget) and the owner's answer is emailed " +
+        'to the visitor. The limits of the company page\'s quote requests apply (a few per network address an hour and per email address a day, ' +
+        'one open request per company and address) besides the chat limit.',
+      params: PublicIdParams,
+      body: WidgetLeadRequestSchema,
+      response: { 201: Type.Object({ message: Type.String() }), ...publicErrors },
+    },
+  }, async (req, reply) => {
+    const r = await widget.lead(req.params.widget_public_id, siteOrigin(req, req.body.site_origin), req.ip, req.body);
+    allowCors(reply, r.allowedOrigin);
+    return reply.code(201).send(r.body);
+  });
+
+  // CORS preflight for the JSON POSTs (chat, lead) from the embedding site.
+  app.options('/:widget_public_id/lead', { schema: { hide: true, params: PublicIdParams } }, async (req, reply) => {
+    const origin = await widget.preflight(req.params.widget_public_id, siteOrigin(req, undefined));
+    allowCors(reply, origin);
+    reply.header('access-control-allow-methods', 'POST, OPTIONS');
+    reply.header('access-control-allow-headers', 'content-type');
+    reply.header('access-control-max-age', '600');
+    return reply.code(204).send();
+  });
+
   app.options('/:widget_public_id/chat', { schema: { hide: true, params: PublicIdParams } }, async (req, reply) => {
     const origin = await widget.preflight(req.params.widget_public_id, siteOrigin(req, undefined));
     allowCors(reply, origin);

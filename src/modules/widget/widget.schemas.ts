@@ -64,6 +64,7 @@ export const WidgetPublicConfigSchema = Type.Object(
     text_color: Type.String(),
     position: Type.String(),
     powered_by: Type.Union([Type.Object({ name: Type.String(), url: Type.String() }), Type.Null()], { description: 'The "Powered by" line to show, or null' }),
+    accepts_requests: Type.Boolean({ description: 'Whether the widget offers "Leave your details" (POST …/lead): the company is verified' }),
   },
   { $id: 'WidgetPublicConfig' },
 );
@@ -87,6 +88,14 @@ export const WidgetChatRequestSchema = Type.Object(
   { additionalProperties: true },
 );
 export type WidgetChatRequest = Static<typeof WidgetChatRequestSchema>;
+
+export const WidgetLeadRequestSchema = Type.Object({
+  name: Type.String({ maxLength: 200, description: "The visitor's name" }),
+  email: Type.String({ maxLength: 254, description: 'Where the company answers' }),
+  message: Type.String({ maxLength: 5000, description: 'What the visitor needs (at least a sentence)' }),
+  phone: Type.Optional(Type.String({ maxLength: 40 })),
+  site_origin: Type.Optional(Type.String({ maxLength: 300 })),
+});
 
 export const WidgetChatResponseSchema = Type.Object(
   {

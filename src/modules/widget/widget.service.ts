@@ -1,7 +1,7 @@
 import { createWindowLimiter } from '../../lib/rate-window.js';
-import type { WidgetCtx, WidgetServiceDeps } from './widget.context.js';
+import type { WidgetCtx, WidgetLeadInput, WidgetServiceDeps } from './widget.context.js';
 import { embeddableOn, getForOwner, updateWidget } from './widget.owner.js';
-import { answerForAgent, chat, preflight, publicConfig, publicSources } from './widget.public.js';
+import { answerForAgent, chat, lead, preflight, publicConfig, publicSources } from './widget.public.js';
 import type { WidgetChatRequest, WidgetConfigUpdate } from './widget.schemas.js';
 
 export { AGENT_ANSWER_PROMPT, WIDGET_SYSTEM_PROMPT, type AgentAnswer } from './widget.answers.js';
@@ -30,6 +30,7 @@ export function createWidgetService(deps: WidgetServiceDeps) {
     publicSources: (publicId: string, origin: string | undefined, ip: string) => publicSources(ctx, publicId, origin, ip),
     preflight: (publicId: string, origin: string | undefined) => preflight(ctx, publicId, origin),
     chat: (publicId: string, origin: string | undefined, ip: string, body: WidgetChatRequest) => chat(ctx, publicId, origin, ip, body),
+    lead: (publicId: string, origin: string | undefined, ip: string, body: WidgetLeadInput) => lead(ctx, publicId, origin, ip, body),
   };
 }
 

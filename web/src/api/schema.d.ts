@@ -2313,6 +2313,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/public/{widget_public_id}/lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor leaves contact details and a request in the widget
+         * @description The widget's "Leave your details" form. The request lands in the owner's inbox as a proposal (origin widget) and the owner's answer is emailed to the visitor. The limits of the company page's quote requests apply (a few per network address an hour and per email address a day, one open request per company and address) besides the chat limit.
+         */
+        post: operations["widget.lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/public/{widget_public_id}/sources": {
         parameters: {
             query?: never;
@@ -4408,6 +4428,8 @@ export interface components {
             widget_public_id: string;
         };
         WidgetPublicConfig: {
+            /** @description Whether the widget offers "Leave your details" (POST …/lead): the company is verified */
+            accepts_requests: boolean;
             company_name: string;
             greeting: string;
             position: string;
@@ -13149,6 +13171,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WidgetPublicConfig"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                widget_public_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the company answers */
+                    email: string;
+                    /** @description What the visitor needs (at least a sentence) */
+                    message: string;
+                    /** @description The visitor's name */
+                    name: string;
+                    phone?: string;
+                    site_origin?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
                 };
             };
             /** @description Default Response */

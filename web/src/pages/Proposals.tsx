@@ -68,6 +68,21 @@ const STATUS_WORDS: Record<string, string> = {
   rejected: 'You declined this proposal. If the agent replies, it comes back to you as pending.',
 };
 
+/** A person asked on the company page or in the chat widget: answers go to them by email, and there is no agent. */
+const fromPerson = (p: Proposal) => p.origin !== 'agent';
+
+/** Where a request came from, as the inbox names it. */
+function senderOf(p: Proposal): string {
+  if (p.origin === 'quote_form') return 'your company page';
+  if (p.origin === 'widget') return 'your chat widget';
+  return p.agent_name;
+}
+
+/** Who hears about the owner's answer, for the sentences after an action. */
+function toldWho(p: Proposal): string {
+  return fromPerson(p) ? `${p.customer_name} gets it by email` : 'The agent is told';
+}
+
 function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; onBack: () => void }) {
   const qc = useQueryClient();
   const [message, setMessage] = useState('');
@@ -87,7 +102,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
   const respond = useMutation({
     mutationFn: ({ action, text }: { action: 'approve' | 'reject' | 'respond'; text: string }) =>
       unwrap(api.POST('/api/proposals/{proposal_id}/respond', { params: { path: { proposal_id: p.id } }, body: { action, ...(text.trim() ? { message: text.trim() } : {}) } })),
-    onSuccess: (r) => done(r.status === 'approved' ? 'Proposal approved. The agent is told.' : r.status === 'rejected' ? 'Proposal declined. The agent is told.' : 'Reply sent. The agent is told.'),
+    onSuccess: (r) => done(`${r.status === 'approved' ? 'Approved' : r.status === 'rejected' ? 'Declined' : 'Reply sent'}. ${toldWho(p)}.`),
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/proposals/{proposal_id}', { params: { path: { proposal_id: p.id } } })),
@@ -112,7 +127,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
   return (
     <section className="card thread-pane" aria-labelledby="thread-h">
       <button type="button" className="secondary back" onClick={onBack}>← All proposals</button>
-      <h2 id="thread-h" ref={heading} tabIndex={-1}>{p.customer_name} via {p.agent_name}</h2>
+      <h2 id="thread-h" ref={heading} tabIndex={-1}>{p.customer_name} via {senderOf(p)}</h2>
       <p className="hint">{p.company_name} · {p.type} · <span className={`tag ${p.status}`}>{p.status}</span> · {fmtDate(p.created_at)} · {p.customer_email}</p>
       <div className="msg">{p.description}</div>
       <RequestFacts p={p} />
@@ -120,7 +135,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
       <div className="thread" aria-label="Messages">
         {p.messages.length === 0 ? <Empty>No messages yet.</Empty> : p.messages.map((m) => (
           <div key={m.id} className={`msg ${m.author_role === 'company' ? 'owner' : ''}`}>
-            <div className="hint">{m.author_role === 'company' ? 'You' : `Agent ${p.agent_name}`} · {fmtDate(m.created_at)}</div>
+            <div className="hint">{m.author_role === 'company' ? 'You' : fromPerson(p) ? p.customer_name : `Agent ${p.agent_name}`} · {fmtDate(m.created_at)}</div>
             {m.text || (m.action ? ACTION_WORDS[m.action] : '')}
           </div>
         ))}
@@ -131,7 +146,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
           <ErrorBox error={restore.error} />
         </div>
       ) : decided ? (
-        <p className="alert info" role="status">{STATUS_WORDS[p.status]}</p>
+        <p className="alert info" role="status">{fromPerson(p) ? `You ${p.status === 'approved' ? 'accepted' : 'declined'} this request and ${p.customer_name} was emailed. They answer you by email.` : STATUS_WORDS[p.status]}</p>
       ) : (
         <form onSubmit={(e) => { e.preventDefault(); respond.mutate({ action: 'respond', text: message }); }} style={{ marginTop: '1rem' }}>
           <label htmlFor="reply">Your message</label>
@@ -148,7 +163,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
           <ConfirmButton
             label="Approve"
             title="Approve this proposal?"
-            body={<p>The agent is told that you accept. {message.trim() ? 'Your message above goes with it.' : 'You can write a message above first.'}</p>}
+            body={<p>{fromPerson(p) ? `${p.customer_name} is emailed that you accept.` : 'The agent is told that you accept.'} {message.trim() ? 'Your message above goes with it.' : 'You can write a message above first.'}</p>}
             confirmLabel="Yes, approve"
             disabled={respond.isPending}
             onConfirm={() => respond.mutate({ action: 'approve', text: message })}
@@ -158,7 +173,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
             title="Decline this proposal?"
             body={(
               <>
-                <p>The agent is told that you decline. A short reason helps it find the customer someone else.</p>
+                <p>{fromPerson(p) ? `${p.customer_name} is emailed that you decline. A short reason helps them look elsewhere.` : 'The agent is told that you decline. A short reason helps it find the customer someone else.'}</p>
                 <label htmlFor={`reason-${p.id}`}>Reason (optional)</label>
                 <textarea id={`reason-${p.id}`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={5000} placeholder="For example: we do not work in that area." />
               </>
@@ -173,7 +188,7 @@ function Thread({ p, say, onBack }: { p: Proposal; say: (msg: string) => void; o
       {p.is_deleted ? null : (
         <div className="row" style={{ marginTop: '.5rem' }}>
           <ConfirmButton label="Delete" title="Delete this proposal?" body={<p>It moves to “Deleted”, where you can restore it.</p>} danger onConfirm={() => remove.mutate()} />
-          {report.data?.blocked ? (
+          {fromPerson(p) ? null : report.data?.blocked ? (
             <button type="button" className="secondary" onClick={() => unblock.mutate()} disabled={unblock.isPending}>Unblock {p.agent_name}</button>
           ) : (
             <ConfirmButton
@@ -251,7 +266,7 @@ export default function Proposals() {
               <li key={p.id} className={p.id === search.id ? 'selected' : ''}>
                 <button type="button" className="item" aria-current={p.id === search.id ? 'true' : undefined} onClick={() => void navigate({ search: (s) => ({ ...s, id: p.id }) })}>
                   <strong>{p.customer_name}</strong> <span className={`tag ${p.status}`}>{p.status}</span>
-                  <div className="hint">{p.company_name} · {p.agent_name} · {fmtDate(p.created_at)}</div>
+                  <div className="hint">{p.company_name} · {senderOf(p)} · {fmtDate(p.created_at)}</div>
                   <div>{p.description.slice(0, 120)}</div>
                 </button>
               </li>
