@@ -37,7 +37,8 @@ export function registerMetrics(app: FastifyInstance, { jobs, token }: { jobs: J
     },
   });
   void queue;
-  for (const metric of [jobRunSeconds, mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch, replicaReads, replicaLagSeconds, replicaUp] as Metric[]) registry.registerMetric(metric);
+  const outcomes = [jobRunSeconds, mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch, replicaReads, replicaLagSeconds, replicaUp];
+  for (const metric of outcomes as Metric[]) registry.registerMetric(metric);
 
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: ids and query strings would explode the label set.

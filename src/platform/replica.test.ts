@@ -72,12 +72,15 @@ describe('read replicas: two API instances and a worker on a primary and its hot
     assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
     return res.json();
   };
-  const searched = async (app: App, q = 'Replica Boiler Works') =>
-    ((await get(app, `/api/v1/agent/companies?q=${encodeURIComponent(q)}&limit=5`)).companies as { id: string; is_verified: boolean }[]).find((c) => c.id === companyId)?.is_verified;
+  const searched = async (app: App, q = 'Replica Boiler Works') => {
+    const page = await get(app, `/api/v1/agent/companies?q=${encodeURIComponent(q)}&limit=5`);
+    return (page.companies as { id: string; is_verified: boolean }[]).find((c) => c.id === companyId)?.is_verified;
+  };
   const lookedUp = async (app: App) => (await get(app, `/api/v1/agent/companies/${companyId}`)).is_verified as boolean;
   const feed = async (app: App, since: string) => {
     const page = await get(app, `/api/v1/agent/companies/changes?since=${since}`);
-    return { cursor: page.next_cursor as string, verified: (page.changes as { id: string; company: { is_verified: boolean } | null }[]).filter((c) => c.id === companyId).map((c) => c.company?.is_verified) };
+    const changes = page.changes as { id: string; company: { is_verified: boolean } | null }[];
+    return { cursor: page.next_cursor as string, verified: changes.filter((c) => c.id === companyId).map((c) => c.company?.is_verified) };
   };
   const replicaState = (app: App) => app.services.reads.status()[0]!;
   const setVerified = async (verified: boolean) => {
@@ -118,8 +121,9 @@ describe('read replicas: two API instances and a worker on a primary and its hot
     assert.equal(proposal.statusCode, 201, proposal.body);
     const start = await feed(b, '');
     assert.deepEqual(start.verified, [true]);
-    const routed = () => metric(b, 'db_read_routes_total{target="replica"');
-    const before = await routed();
+    const routed = () => metric(b, 'db_read_routes_total{target="replica",reason="within_bound"}');
+    const pinned = () => metric(b, 'db_read_routes_total{target="replica",reason="fresh"}');
+    const [before, pinnedBefore] = [await routed(), await pinned()];
 
     await setVerified(false);
     const [{ version }] = await b.services.db.query<{ version: number }>('SELECT version::float8 AS version FROM search_corpus_stats') as [{ version: number }];
@@ -133,19 +137,24 @@ describe('read replicas: two API instances and a worker on a primary and its hot
     await until(() => receiver.hits, (h) => h.some((x) => x.type === 'company.unverified'), 'the company.unverified webhook');
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(receiver.hits.filter((h) => h.type === 'company.unverified').length, 1, 'one delivery');
-    assert.ok((await routed()) > before, 'reads went to the standby');
+    // (Counters are per process: the three instances here share them.)
+    assert.ok((await pinned()) > pinnedBefore, 'a search ran on the standby, which had replayed its version');
+    assert.ok((await routed()) > before, 'lookups and the feed read the standby');
   });
 
-  it('does not answer from a standby whose replay is paused once what is asked for is newer', async () => {
+  it('does not answer from a standby whose replay is paused once what is asked for is newer', async (t) => {
     await pair!.standby('SELECT pg_wal_replay_pause()');
     const cursor = (await feed(b, '')).cursor;
+    const behind = await metric(b, 'db_read_routes_total{target="primary",reason="behind"}');
     const wrote = Date.now();
     await setVerified(true);
     // The search needs the version just written: the paused standby has not replayed it, so the primary answers.
     assert.equal(await searched(b, 'Replica Boiler'), true);
+    assert.ok((await metric(b, 'db_read_routes_total{target="primary",reason="behind"}')) > behind);
     // A lookup within the bound may still read the standby (stale by less than DATABASE_READ_MAX_LAG_MS) ...
     const early = await lookedUp(b);
     if (Date.now() - wrote < MAX_LAG_MS / 2) assert.equal(early, false, 'a lookup within the bound read the paused standby');
+    else t.diagnostic(`the stale read was not checked: ${Date.now() - wrote} ms after the write`);
     // ... and no longer once the standby is measured further behind than the bound.
     await until(() => replicaState(b), (s) => s.state === 'lagging', 'B to measure the paused standby as lagging', 30_000);
     assert.equal(await lookedUp(b), true);

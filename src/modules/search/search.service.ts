@@ -61,7 +61,8 @@ export const WEAK_SIMILARITY = 0.47;
  * Hybrid search: query understanding (search.places.ts), retrieval from the index or the database
  * (search.retrieval.ts), ranking (search.ranking.ts, relevance.ts) and the answer cache, here.
  */
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain }: SearchServiceDeps) {
+export function createSearchService(deps: SearchServiceDeps) {
+  const { repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain } = deps;
   const { rank } = createRetrieval({ repo, embeddings, tuning, index });
 
   /**
