@@ -101,6 +101,8 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
   let closed = false;
+  // The primary's pg_control_system() identifier: a replica must be a copy of this cluster.
+  let system = '';
 
   const usable = (): Replica[] => {
     const up = replicas.filter((r) => r.status.state === 'up');
@@ -140,8 +142,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   async function check(): Promise<void> {
     const now = Date.now();
     try {
-      const [row] = await primaryDb.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
-      if (row) samples.push({ at: now, lsn: lsnBytes(row.lsn) });
+      const [row] = await primaryDb.query<{ lsn: string; system: string }>('SELECT pg_current_wal_lsn()::text AS lsn, (SELECT system_identifier::text FROM pg_control_system()) AS system');
+      if (!row) return;
+      samples.push({ at: now, lsn: lsnBytes(row.lsn) });
+      system = row.system;
     } catch {
       // The primary's own failures show in its health check; the replicas' lag is measured again next time.
       return;
@@ -150,11 +154,17 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     while (samples.length > 1 && samples[1]!.at < now - 2 * maxLagMs - intervalMs) samples.shift();
     await Promise.all(replicas.map(async (replica) => {
       try {
-        const [r] = await replica.db.query<{ recovery: boolean; replay: string | null; paused: boolean | null }>(
-          'SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS replay, CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() END AS paused',
+        const [r] = await replica.db.query<{ recovery: boolean; replay: string | null; paused: boolean | null; system: string }>(
+          `SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS replay,
+                  CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() END AS paused,
+                  (SELECT system_identifier::text FROM pg_control_system()) AS system`,
         );
-        if (!r?.recovery || !r.replay) {
-          replica.status = { name: replica.name, state: 'down', lagMs: null, bytesBehind: null, detail: 'not a standby (not in recovery): not read from' };
+        // A promoted standby, or a server that is no copy of this primary at all, would answer with other data.
+        const wrong = !r?.recovery || !r.replay ? 'not a standby (not in recovery)' : r.system !== system ? 'a standby of another primary (system identifier differs)' : undefined;
+        if (wrong || !r?.replay) {
+          const detail = `${wrong}: not read from`;
+          if (replica.status.detail !== detail) log.warn({ replica: replica.name, problem: wrong }, 'read replica not read from');
+          replica.status = { name: replica.name, state: 'down', lagMs: null, bytesBehind: null, detail };
           replicaUp.set({ replica: replica.name }, 0);
           return;
         }

@@ -68,9 +68,12 @@ export async function startPgPair(bin: string): Promise<PgPair> {
     }
   };
   const destroy = () => {
+    process.off('exit', destroy);
     for (const data of [...started]) stop(data);
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  // A test process that ends without its after hooks (a failed before, an uncaught error) still stops the servers.
+  process.once('exit', destroy);
   try {
     // initdb's own pg_hba.conf trusts local and loopback connections, replication included.
     run('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
