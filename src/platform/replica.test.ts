@@ -8,8 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import type { App } from './http.js';
-import { bearer, closeTestEmbeddings, companyFixture, registerAgent, testEmbeddings, until } from '../../test/helpers/index.js';
-import { pgServerPrograms, startPgPair, type PgPair } from '../../test/helpers/pg-standby.js';
+import { bearer, closeTestEmbeddings, companyFixture, pgServerPrograms, registerAgent, startPgPair, testEmbeddings, until, type PgPair } from '../../test/helpers/index.js';
 
 /**
  * Read replicas (issue 41, platform/read-pool.ts) on a real hot standby: a scratch primary and a `pg_basebackup -R`
