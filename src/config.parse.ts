@@ -69,6 +69,29 @@ export function url(env: Env, name: string, fallback: string | undefined, protoc
   return raw;
 }
 
+/**
+ * A comma-separated list of URLs (none when unset) with one of `protocols`; the same one twice is refused. Messages name
+ * the entry by its place, never its text (database URLs carry passwords).
+ */
+export function urlList(env: Env, name: string, protocols: string[]): string[] {
+  const raw = optional(env, name);
+  if (raw === undefined) return [];
+  const list = raw.split(',').map((p) => p.trim());
+  list.forEach((p, i) => {
+    const which = list.length > 1 ? `${name} entry ${i + 1} of ${list.length}` : name;
+    if (p === '') throw new ConfigError(`${which} is empty: give URLs separated by single commas`);
+    let parsed: URL;
+    try {
+      parsed = new URL(p);
+    } catch {
+      throw new ConfigError(`${which} is not a URL`);
+    }
+    if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${which} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  });
+  if (new Set(list).size !== list.length) throw new ConfigError(`${name} names the same URL twice`);
+  return list;
+}
+
 export function secretOf(env: Env, name: string, minLength: number): string | undefined {
   const v = optional(env, name);
   if (v !== undefined && v.length < minLength) throw new ConfigError(`${name} must be at least ${minLength} characters`);

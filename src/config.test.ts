@@ -24,6 +24,25 @@ describe('configuration', () => {
     assert.equal(c.logLevel, 'warn');
   });
 
+  it('reads DATABASE_READ_URL as one replica or several, with the lag bound (issue 41)', () => {
+    const primary = 'postgres://u@primary/db';
+    assert.deepEqual(loadConfig({ DATABASE_URL: primary }).databaseReadUrls, []);
+    assert.equal(loadConfig({ DATABASE_URL: primary }).databaseReadMaxLagMs, 5000);
+    assert.deepEqual(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db' }).databaseReadUrls, ['postgres://u@r1/db']);
+    const c = loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db, postgresql://u:secret@r2:5433/db', DATABASE_READ_MAX_LAG_MS: '250' });
+    assert.deepEqual(c.databaseReadUrls, ['postgres://u@r1/db', 'postgresql://u:secret@r2:5433/db']);
+    assert.equal(c.databaseReadMaxLagMs, 250);
+    const refused = (env: Record<string, string>, message: RegExp) =>
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message) && !e.message.includes('secret'));
+    refused({ DATABASE_READ_URL: 'postgres://u@r1/db' }, /DATABASE_READ_URL needs DATABASE_URL/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db,,postgres://u@r2/db' }, /DATABASE_READ_URL entry 2 of 3 is empty/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u:secret@r1/db,mysql://u:secret@r2/db' }, /DATABASE_READ_URL entry 2 of 2 must use postgres: or postgresql:/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'replica one' }, /DATABASE_READ_URL is not a URL/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db,postgres://u@r1/db' }, /names the same URL twice/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: primary }, /lists DATABASE_URL itself/);
+    refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db', DATABASE_READ_MAX_LAG_MS: '50' }, /DATABASE_READ_MAX_LAG_MS must be between 100/);
+  });
+
   for (const [name, value, message] of [
     ['PORT', 'eighty', /PORT must be an integer/],
     ['PORT', '70000', /PORT must be between/],

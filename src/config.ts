@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { bool, ConfigError, int, oneOf, optional, ports, secretOf, str, url, type Env } from './config.parse.js';
+import { bool, ConfigError, int, oneOf, optional, ports, secretOf, str, url, urlList, type Env } from './config.parse.js';
 
 /** Who takes payments: Stripe, the offline test provider (never in production) or nobody. */
 export const PAYMENTS_PROVIDERS = ['stripe', 'local', 'off'] as const;
@@ -19,6 +19,13 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_READ_URL: hot standbys of DATABASE_URL, comma-separated, that searches, public lookups, the change feed
+   * and the search index read from (platform/read-pool.ts); empty: everything reads the primary.
+   */
+  databaseReadUrls: string[];
+  /** DATABASE_READ_MAX_LAG_MS: a replica measured further behind the primary than this is not read from. */
+  databaseReadMaxLagMs: number;
   seedDemo: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Trust X-Forwarded-For (only behind a proxy that sets it; otherwise clients could fake their IP). */
@@ -147,6 +154,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (embeddingProvider === 'openai' && !embeddingsBaseUrl) {
     throw new ConfigError('EMBEDDINGS_BASE_URL is required when EMBEDDINGS_PROVIDER=openai');
   }
+  const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const databaseReadUrls = urlList(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (databaseReadUrls.length > 0 && !databaseUrl) {
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: read replicas are standbys of a PostgreSQL primary (the embedded store has none)');
+  }
+  if (databaseReadUrls.includes(databaseUrl ?? '')) throw new ConfigError('DATABASE_READ_URL lists DATABASE_URL itself: name the replicas only (the primary is read from when none can answer)');
   const jwtSecret = optional(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET must be at least 32 characters');
@@ -158,7 +171,9 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     baseUrl,
     dataDir: path.resolve(str(env, 'DATA_DIR', './data')),
-    databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseReadUrls,
+    databaseReadMaxLagMs: int(env, 'DATABASE_READ_MAX_LAG_MS', 5000, 100, 600_000),
     seedDemo: bool(env, 'SEED_DEMO', true),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: bool(env, 'TRUST_PROXY', false),

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { createGuards, type AuthVerifiers, type Guards } from './platform/auth.js';
 import { createCacheGeneration } from './platform/cache-generation.js';
 import { migrate, openDb, type Db } from './platform/db.js';
+import { createReadPool, type ReadPool } from './platform/read-pool.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
 import { createJobs, type Jobs } from './platform/jobs.js';
 import { createLlm, type LlmClient } from './platform/llm.js';
@@ -56,6 +57,8 @@ export interface ServiceDeps {
 export interface Services {
   config: Config;
   db: Db;
+  /** Where public reads go: the read replicas of DATABASE_READ_URL within the lag bound, else the primary. */
+  reads: ReadPool;
   embeddings: EmbeddingProvider;
   jobs: Jobs;
   mail: MailService;
@@ -108,6 +111,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const ownsDb = !deps.db;
   const db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
   if (ownsDb) await migrate(db);
+  // Replicas only on PostgreSQL (config refuses DATABASE_READ_URL without DATABASE_URL); none: the pool is the primary.
+  const reads = createReadPool({ primary: db, replicaUrls: db.kind === 'postgres' ? config.databaseReadUrls : [], maxLagMs: config.databaseReadMaxLagMs, log });
+  const replicated = reads.replicaCount > 0;
   const ownsEmbeddings = !deps.embeddings;
   const embeddings = deps.embeddings ?? createEmbeddingProvider(config.embeddings);
   const jobs = createJobs(db, log);
@@ -118,15 +124,17 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 
-  const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration });
+  const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration, ...(replicated ? { reads } : {}) });
   const ownership = createOwnershipService({ db, companies });
   const reviews = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
   // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
   const entitlements = createEntitlements(db);
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
-  const searchRepo = createSearchRepo(db);
+  const searchRepo = createSearchRepo(replicated ? reads : db);
+  const primarySearchRepo = createSearchRepo(db);
   const searchIndex = config.vectorIndex.enabled
     ? createSearchIndexSync(searchRepo, {
+        ...(replicated ? { session: <T>(fn: () => Promise<T>) => reads.pinned(undefined, fn) } : {}),
         dimensions: config.embeddings.dimensions,
         exactBelow: config.vectorIndex.exactBelow,
         nativeKernels: config.vectorIndex.nativeKernels,
@@ -135,8 +143,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
         log,
       })
     : undefined;
-  const search = createSearchService({ repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings, ...(searchIndex ? { index: searchIndex } : {}) });
-  const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus() });
+  const search = createSearchService({
+    repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings,
+    ...(searchIndex ? { index: searchIndex } : {}),
+    ...(replicated ? { reads: { primaryStats: () => primarySearchRepo.corpusStats(), pinned: reads.pinned } } : {}),
+  });
+  const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus(), replicas: () => reads.status() });
   const crawl = createCrawlService({
     repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), companies, embeddings,
     notifyOwners: async (companyId, m) => {
@@ -234,6 +246,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const services: Services = {
     config,
     db,
+    reads,
     embeddings,
     jobs,
     mail,
@@ -265,6 +278,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   return {
     services,
     async start() {
+      reads.start();
       searchIndex?.start();
       await jobs.start({ work: config.runJobs });
       await mail.requeuePending();
@@ -280,6 +294,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       await mail.close();
       await crawl.close();
       await searchIndex?.close();
+      await reads.close();
       await cacheGeneration.close();
       await limits.close();
       if (ownsEmbeddings) await embeddings.close();

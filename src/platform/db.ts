@@ -83,25 +83,36 @@ async function openPostgres(url: string, max: number): Promise<Db> {
     kind: 'postgres',
     pglite: undefined,
     pool,
+    ...poolQueryable(pool),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Statements and transactions on a node-postgres pool (the primary's, or a read replica's in read-pool.ts). */
+export function poolQueryable(pool: pg.Pool): Pick<Db, 'query' | 'transaction'> {
+  return {
     query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
+      // A connection that cannot even roll back is dropped, not handed to the next caller (a replica that went away).
+      let broken = false;
       try {
         await client.query('BEGIN');
         const result = await fn({ query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params as unknown[])).rows as T[] });
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
-    exec: async (sql) => {
-      await pool.query(sql);
-    },
-    close: () => pool.end(),
   };
 }
 

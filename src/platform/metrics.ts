@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry, type Metric } from '
 import { isLoopbackAddress } from '../lib/net.js';
 import { AppError } from './errors.js';
 import type { Jobs } from './jobs.js';
-import { jobRunSeconds, mailOutcomes, queryEmbeddingBatch, queryEmbeddings, searchAnswers, searchStageSeconds, webhookOutcomes } from './outcomes.js';
+import { jobRunSeconds, mailOutcomes, queryEmbeddingBatch, queryEmbeddings, replicaLagSeconds, replicaReads, replicaUp, searchAnswers, searchStageSeconds, webhookOutcomes } from './outcomes.js';
 
 /**
  * Prometheus metrics at GET /metrics: process figures (memory, CPU, event-loop lag), request
@@ -37,7 +37,8 @@ export function registerMetrics(app: FastifyInstance, { jobs, token }: { jobs: J
     },
   });
   void queue;
-  for (const metric of [jobRunSeconds, mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch] as Metric[]) registry.registerMetric(metric);
+  const outcomes = [jobRunSeconds, mailOutcomes, webhookOutcomes, searchStageSeconds, searchAnswers, queryEmbeddings, queryEmbeddingBatch, replicaReads, replicaLagSeconds, replicaUp];
+  for (const metric of outcomes as Metric[]) registry.registerMetric(metric);
 
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: ids and query strings would explode the label set.

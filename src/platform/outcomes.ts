@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 /**
  * Outcome counters and stage timings that the modules record where they happen; /metrics
@@ -45,6 +45,28 @@ export const queryEmbeddingBatch = new Histogram({
   name: 'query_embedding_batch_size',
   help: 'Queries per model call (micro-batching under load)',
   buckets: [1, 2, 4, 8, 16, 32],
+  registers: [],
+});
+
+/** Read replicas (platform/read-pool.ts): where the reads handed to the read pool went, and each replica's measured lag. */
+export const replicaReads = new Counter({
+  name: 'db_read_routes_total',
+  help: 'Reads of the read pool by target (replica, primary) and reason: within_bound (lag within DATABASE_READ_MAX_LAG_MS), fresh (the replica had replayed what the answer needs), behind (no replica had), no_replica (none usable), replica_failed (ran again on the primary)',
+  labelNames: ['target', 'reason'] as const,
+  registers: [],
+});
+
+export const replicaLagSeconds = new Gauge({
+  name: 'db_replica_lag_seconds',
+  help: 'How long ago the primary first held WAL this replica has not replayed (0 when caught up), at the last check',
+  labelNames: ['replica'] as const,
+  registers: [],
+});
+
+export const replicaUp = new Gauge({
+  name: 'db_replica_up',
+  help: '1 when the replica is read from (reachable, a standby, lag within DATABASE_READ_MAX_LAG_MS), else 0',
+  labelNames: ['replica'] as const,
   registers: [],
 });
 

@@ -4,3 +4,4 @@ export * from './actors.js';
 export * from './companies.js';
 export * from './timing.js';
 export * from './multipart.js';
+export * from './pg-standby.js';

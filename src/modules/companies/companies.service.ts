@@ -2,6 +2,7 @@ import { openState } from '../../lib/opening-hours.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { CacheGeneration } from '../../platform/cache-generation.js';
 import type { Db } from '../../platform/db.js';
+import type { ReadPool } from '../../platform/read-pool.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { digitsWithin, PG_MAX } from '../../lib/ids.js';
@@ -23,6 +24,11 @@ export interface CompaniesServiceDeps {
   audit: AuditRecorder;
   /** When exact, public profiles are kept in memory until any company changes. */
   cache?: CacheGeneration;
+  /**
+   * Where agents' and visitors' reads go (platform/read-pool.ts: a read replica within the lag bound, or the one a
+   * search is pinned to): public profiles, search result rows, the change feed. Everything else reads `db`.
+   */
+  reads?: Pick<ReadPool, 'query' | 'pinned'>;
 }
 
 const PROFILE_CACHE_SIZE = 10_000;
@@ -41,8 +47,11 @@ export function openNow(row: Pick<CompanyRecord, 'opening_hours' | 'timezone'>, 
   return openState(row.opening_hours, row.timezone, at);
 }
 
-export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }: CompaniesServiceDeps) {
+export function createCompaniesService({ db, embeddings, baseUrl, audit, cache, reads }: CompaniesServiceDeps) {
   const repo = createCompaniesRepo(db);
+  // Reads only: the companies table's one writer is `repo` (through company.write.ts and company.ingest.ts).
+  const readRepo: Pick<typeof repo, 'findById' | 'findByDomain' | 'findBySlug' | 'findManyByIds' | 'changesAfter'> = reads ? createCompaniesRepo(reads) : repo;
+  const readPinned = <T>(fn: () => Promise<T>): Promise<T> => (reads ? reads.pinned(undefined, fn) : fn());
   // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
   const profiles = new Map<string, { generation: number; profile: CompanyProfile }>();
   async function cachedProfile(key: string, load: () => Promise<CompanyRecord>, toProfile: (r: CompanyRecord) => CompanyProfile): Promise<CompanyProfile> {
@@ -62,14 +71,14 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
   const rows = new Map<string, CompanyRecord>();
   let rowsGeneration = -1;
   async function cachedRows(ids: string[]): Promise<CompanyRecord[]> {
-    if (!cache?.exact) return repo.findManyByIds(ids);
+    if (!cache?.exact) return readRepo.findManyByIds(ids);
     const generation = cache.generation();
     if (generation !== rowsGeneration) {
       rows.clear();
       rowsGeneration = generation;
     }
     const missing = ids.filter((id) => !rows.has(id));
-    const fresh = missing.length ? await repo.findManyByIds(missing) : [];
+    const fresh = missing.length ? await readRepo.findManyByIds(missing) : [];
     // Read under this generation: kept only while it still holds (a write meanwhile makes them stale at once).
     if (cache.generation() === generation) {
       if (rows.size + fresh.length > ROW_CACHE_SIZE) rows.clear();
@@ -149,34 +158,40 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
 
     /** The public profile by id (agent API), from memory when nothing changed since it was read. */
     getProfile(id: string): Promise<CompanyProfile> {
-      return cachedProfile(`id:${id}`, () => this.getById(id), (r) => this.toProfile(r));
+      return cachedProfile(`id:${id}`, () => readRepo.findById(id).then((r) => r ?? Promise.reject(notFound('Company'))), (r) => this.toProfile(r));
     },
 
     /** The public profile by website (agent API), cached like getProfile. */
     getProfileByWebsite(website: string): Promise<CompanyProfile> {
       const domain = normalizeDomain(website) ?? website;
-      return cachedProfile(`domain:${domain}`, () => this.getByWebsite(website), (r) => this.toProfile(r));
+      return cachedProfile(`domain:${domain}`, () => this.getByWebsite(website, readRepo), (r) => this.toProfile(r));
     },
 
     /** The public profile by its page slug (the public website), cached like getProfile; undefined when no live company has it. */
     async findProfileBySlug(slug: string): Promise<CompanyProfile | undefined> {
-      const row = () => repo.findBySlug(slug).then((r) => r ?? Promise.reject(notFound('Company')));
+      const row = () => readRepo.findBySlug(slug).then((r) => r ?? Promise.reject(notFound('Company')));
       return cachedProfile(`slug:${slug}`, row, (r) => this.toProfile(r)).catch((e: unknown) => {
         if (e instanceof AppError && e.status === 404) return undefined;
         throw e;
       });
     },
 
-    async getByWebsite(website: string): Promise<CompanyRecord> {
+    async getByWebsite(website: string, from: Pick<typeof repo, 'findByDomain'> = repo): Promise<CompanyRecord> {
       const domain = normalizeDomain(website);
       if (!domain) throw invalid(['path', 'website_url'], 'Input should be a URL or a domain such as acme.com', website, 'url_parsing');
-      const row = await repo.findByDomain(domain);
+      const row = await from.findByDomain(domain);
       if (!row) throw new AppError('not_found', `No company with website ${domain} in the directory`);
       return row;
     },
 
-    /** Live companies by id, in the order asked (missing ones left out); on PGlite from memory while nothing changed. */
-    findManyByIds: (ids: string[]): Promise<CompanyRecord[]> => cachedRows(ids),
+    /** Live companies by id, in the order asked (missing ones left out), from the primary; on PGlite from memory while nothing changed. */
+    findManyByIds: (ids: string[]): Promise<CompanyRecord[]> => (reads ? repo.findManyByIds(ids) : cachedRows(ids)),
+
+    /**
+     * The same for agents' and visitors' reads (search result pages, the public site, ask) through `reads`; on PGlite
+     * from memory while nothing changed.
+     */
+    readManyByIds: (ids: string[]): Promise<CompanyRecord[]> => cachedRows(ids),
 
     categories() {
       return { categories: [...CATEGORIES], total: CATEGORIES.length };
@@ -197,9 +212,13 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache }
         }
         after = { txid: m[1]!, seq: m[2]! };
       }
-      const rows = await repo.changesAfter(after, limit + 1);
+      // One replica (or the primary) for both reads: the profiles are at least as new as the changes listed.
+      const { rows, live } = await readPinned(async () => {
+        const rows = await readRepo.changesAfter(after, limit + 1);
+        const ids = rows.slice(0, limit).filter((r) => !r.removed).map((r) => r.company_id);
+        return { rows, live: new Map((await readRepo.findManyByIds(ids)).map((r) => [r.id, r])) };
+      });
       const page = rows.slice(0, limit);
-      const live = new Map((await repo.findManyByIds(page.filter((r) => !r.removed).map((r) => r.company_id))).map((r) => [r.id, r]));
       const last = page[page.length - 1];
       const cursor = last ? { txid: last.txid, seq: last.seq } : after;
       return {

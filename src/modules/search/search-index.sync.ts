@@ -33,6 +33,12 @@ export interface SearchIndexSyncOptions {
   /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
   keywords?: { fieldWeights: readonly [number, number, number, number]; prefixLength: number };
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
+  /**
+   * Runs a load or a catch-up with all its reads on one server (platform/read-pool.ts `pinned`): the version, the
+   * watermark and the rows must come from one replica, or the index could claim a version its rows are older than.
+   * A catch-up started by a search runs on the server that search is pinned to (it has replayed the version needed).
+   */
+  session?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface SearchIndexStatus {
@@ -73,6 +79,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   let building: Promise<void> | undefined;
   let worker: Worker | undefined;
   let failures = 0;
+  const session = options.session ?? (<T>(fn: () => Promise<T>) => fn());
 
   async function load(): Promise<void> {
     const started = Date.now();
@@ -122,7 +129,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
 
   async function syncTo(version: number): Promise<void> {
     while (syncedVersion < version) {
-      catchingUp ??= catchUp().finally(() => {
+      catchingUp ??= session(catchUp).finally(() => {
         catchingUp = undefined;
       });
       await catchingUp;
@@ -190,7 +197,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   return {
     /** Starts the first load in the background (searches use the database until it is done). */
     start(): void {
-      loading ??= load().catch((err: unknown) => {
+      loading ??= session(load).catch((err: unknown) => {
         if (state === 'closed') return;
         state = 'failed';
         options.log.warn({ err }, 'vector index load failed: search uses the database');

@@ -170,7 +170,8 @@ function toVectorSourceRow(r: RawVectorRow): VectorSourceRow {
   };
 }
 
-export function createSearchRepo(db: Db) {
+/** `db`: the primary, or the read pool (platform/read-pool.ts) when replicas are configured: every statement here reads. */
+export function createSearchRepo(db: Pick<Db, 'query' | 'transaction'>) {
   return {
     /** Live companies, total lexemes and the write version (bumped by every company write). */
     async corpusStats(): Promise<CorpusStats> {

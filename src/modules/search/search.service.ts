@@ -28,6 +28,13 @@ export interface SearchServiceDeps {
   onWeakResult?: (event: WeakSearchEvent) => void;
   /** Ratings from published reviews (the reviews module's read port): results carry them, min_rating and sort=rating read them. */
   ratingsOf?: (companyIds: string[]) => Promise<Map<string, { average: number | null; count: number }>>;
+  /**
+   * Read replicas (platform/read-pool.ts), when configured: `repo` (and so the index's catch-up) reads through the pool.
+   * The corpus version is read on the primary (`primaryStats`, one primary-key read), and a computed answer runs pinned
+   * to a replica that has replayed that version, else on the primary: no answer is older than a write that committed
+   * before the search began, whatever the replicas' lag.
+   */
+  reads?: { primaryStats(): Promise<CorpusStats>; pinned<T>(fresh: () => Promise<boolean>, fn: () => Promise<T>): Promise<T> };
   /** Relevance thresholds (relevance.ts); calibration scripts pass their own. */
   relevance?: RelevanceThresholds;
   /** Calibration and evaluation scripts: every ranked candidate of a computed text search with its evidence. */
@@ -54,7 +61,8 @@ export const WEAK_SIMILARITY = 0.47;
  * Hybrid search: query understanding (search.places.ts), retrieval from the index or the database
  * (search.retrieval.ts), ranking (search.ranking.ts, relevance.ts) and the answer cache, here.
  */
-export function createSearchService({ repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, relevance: thresholds = defaultRelevance, explain }: SearchServiceDeps) {
+export function createSearchService(deps: SearchServiceDeps) {
+  const { repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain } = deps;
   const { rank } = createRetrieval({ repo, embeddings, tuning, index });
 
   /**
@@ -74,7 +82,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
   async function corpusStats(): Promise<CorpusStats> {
     const generation = companies.changeGeneration();
     if (generation !== undefined && statsCache?.generation === generation) return statsCache.stats;
-    const stats = await repo.corpusStats();
+    const stats = await (reads ? reads.primaryStats() : repo.corpusStats());
     if (generation !== undefined && companies.changeGeneration() === generation) statsCache = { generation, stats };
     return stats;
   }
@@ -108,7 +116,9 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       answers.set(key, hit);
       return hit;
     }
-    const fresh = await timedStage('total', () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, post));
+    const computeAnswer = () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, post);
+    // Every statement of the answer on one server that holds at least this version (the answer cache is keyed by it).
+    const fresh = await timedStage('total', () => (reads ? reads.pinned(async () => (await repo.corpusStats()).version >= version, computeAnswer) : computeAnswer()));
     if (!cacheable) return fresh;
     answers.delete(key);
     answers.set(key, { version, ...fresh });
@@ -186,7 +196,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
       });
     }
     const page = ranked.slice(offset, offset + limit);
-    const rows = await timedStage('rows', () => companies.findManyByIds(page.map((p) => p.id)));
+    const rows = await timedStage('rows', () => companies.readManyByIds(page.map((p) => p.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const list = page.flatMap((p) => {
       const row = byId.get(p.id);
@@ -230,7 +240,7 @@ export function createSearchService({ repo, companies, embeddings, tuning = defa
     let kept = candidates.filter((f) => passes(f, post, ratings.get(f.id)?.average ?? null));
     if (sort === 'rating') kept = sortStable(kept, (f) => -(ratings.get(f.id)?.average ?? -Infinity));
     const open = kept.map((f) => f.id);
-    const rows = await companies.findManyByIds(open.slice(offset, offset + limit));
+    const rows = await companies.readManyByIds(open.slice(offset, offset + limit));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const page = open.slice(offset, offset + limit).flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     const result = {

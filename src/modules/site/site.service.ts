@@ -50,7 +50,7 @@ export interface SiteServiceDeps {
 
 /**
  * What the public pages show, read through the same services as the agent API: hybrid search
- * (search.search), public profiles (companies.findProfileBySlug, findManyByIds), the latest scan grade (scans).
+ * (search.search), public profiles (companies.findProfileBySlug, readManyByIds), the latest scan grade (scans).
  */
 export interface QuoteRequestInput {
   name: string;
@@ -98,7 +98,7 @@ export function createSiteService(deps: SiteServiceDeps) {
 
   async function loadHome(): Promise<Home> {
     const [countsNow, featured, recentIds] = await Promise.all([categoryCounts(), search.search({ limit: 6 }), repo.recentIds(6)]);
-    const recentRows = await companies.findManyByIds(recentIds);
+    const recentRows = await companies.readManyByIds(recentIds);
     return {
       categories: CATEGORIES.map((name) => ({ name, slug: categorySlug(name), count: countsNow.get(name) ?? 0 })),
       total: featured.total_found,

@@ -26,7 +26,8 @@ describe('health, public config, OpenAPI and the platform behaviour every route 
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.status, 'ok');
-    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'shutdown', 'vector_index']);
+    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'embeddings', 'jobs', 'migrations', 'read_replicas', 'shutdown', 'vector_index']);
+    assert.equal(body.checks.read_replicas.detail, 'none: every read goes to the primary');
     for (const check of Object.values(body.checks) as { ok: boolean }[]) assert.equal(check.ok, true);
     assert.match(body.checks.embeddings.detail, /^use-lite-512 \((native|tfjs)\)$/, 'names the model and how it runs');
     assert.equal(body.version, '2.0.0');

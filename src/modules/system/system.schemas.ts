@@ -14,6 +14,7 @@ export const DeepHealthSchema = Type.Object(
       jobs: CheckSchema,
       shutdown: CheckSchema,
       vector_index: CheckSchema,
+      read_replicas: CheckSchema,
     }),
     store: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
     version: Type.String(),

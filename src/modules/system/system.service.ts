@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { Jobs } from '../../platform/jobs.js';
+import type { ReplicaStatus } from '../../platform/read-pool.js';
 import { createSystemRepo } from './system.repo.js';
 
 export const API_VERSION = '2.0.0';
@@ -9,7 +10,7 @@ export const API_VERSION = '2.0.0';
 /** What the search module reports about its in-process vector index (undefined: disabled). */
 export type VectorIndexReport = { state: string; companies: number; graph: string } | undefined;
 
-export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs; vectorIndexStatus?: () => VectorIndexReport }) {
+export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs; vectorIndexStatus?: () => VectorIndexReport; replicas?: () => ReplicaStatus[] }) {
   const { config, embeddings, jobs } = deps;
   const repo = createSystemRepo(deps.db);
   let draining = false;
@@ -33,10 +34,18 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
       // Informational: while the index loads or builds, search answers from the database (slower, still correct).
       const vi = deps.vectorIndexStatus?.();
       const vectorIndex = { ok: true, detail: vi ? `${vi.state}, ${vi.companies} companies, graph ${vi.graph}` : 'disabled: search uses the database' };
+      // Informational too: a replica down or behind only sends reads to the primary.
+      const replicas = deps.replicas?.() ?? [];
+      const readReplicas = {
+        ok: true,
+        detail: replicas.length
+          ? replicas.map((r) => `${r.name} ${r.state}${r.lagMs === null ? '' : `, lag ${r.lagMs} ms`}${r.detail ? ` (${r.detail})` : ''}`).join('; ')
+          : 'none: every read goes to the primary',
+      };
       const ok = database.ok && migrations.ok && emb.ok && job.ok && shutdown.ok;
       return {
         status: ok ? ('ok' as const) : ('degraded' as const),
-        checks: { database, migrations, embeddings: emb, jobs: job, shutdown, vector_index: vectorIndex },
+        checks: { database, migrations, embeddings: emb, jobs: job, shutdown, vector_index: vectorIndex, read_replicas: readReplicas },
         store: repo.kind,
         version: API_VERSION,
       };

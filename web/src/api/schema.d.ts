@@ -3325,6 +3325,10 @@ export interface components {
                     detail?: string;
                     ok: boolean;
                 };
+                read_replicas: {
+                    detail?: string;
+                    ok: boolean;
+                };
                 shutdown: {
                     detail?: string;
                     ok: boolean;
