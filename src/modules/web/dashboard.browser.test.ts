@@ -391,10 +391,23 @@ describe('dashboard in a browser', () => {
     assert.equal(await page.getByLabel('Contact email').getAttribute('aria-invalid'), 'true');
     await page.getByLabel('Contact email').fill('hello@dash-bakery.example');
     await page.getByLabel('Industry').fill('Artisan bakery');
+    // Lists one item at a time (issue 38): Enter adds, a comma stays inside the item, each item has its own remove button.
+    const servicesList = page.getByRole('group', { name: 'Services' });
+    await servicesList.getByRole('textbox').fill('Cakes, tarts and pies');
+    await servicesList.getByRole('textbox').press('Enter');
+    await servicesList.getByRole('listitem').filter({ hasText: 'Cakes, tarts and pies' }).waitFor();
+    await servicesList.getByRole('textbox').fill('cakes, tarts and pies');
+    await servicesList.getByRole('button', { name: 'Add' }).click();
+    await servicesList.getByText('“cakes, tarts and pies” is already in the list.').waitFor();
+    const keywordsList = page.getByRole('group', { name: 'Keywords' });
+    const firstKeyword = (await keywordsList.getByRole('listitem').first().innerText()).replace('×', '').trim();
+    await keywordsList.getByRole('button', { name: `Remove ${firstKeyword}` }).click();
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
     const saved = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json();
     assert.equal(saved.industry, 'Artisan bakery');
+    assert.ok(saved.services.includes('Cakes, tarts and pies'), JSON.stringify(saved.services));
+    assert.ok(!saved.keywords.includes(firstKeyword), JSON.stringify(saved.keywords));
     await shot(page, 'profile', true);
   });
 

@@ -10,6 +10,7 @@ import { WebsiteCheck } from './ProfileWebsiteCheck';
 import { PriceForm, ServicePricesForm } from './ProfilePrices';
 import { SocialLinksForm } from './ProfileLinks';
 import { LanguagePicker } from './ProfileLanguages';
+import { ListEditor } from './ProfileList';
 import { DiffCells, fieldLabel } from './diff';
 
 type Tool = components['schemas']['ToolDetailResponse'];
@@ -24,14 +25,13 @@ const TEXT_FIELDS = [
   ['contact_email', 'Contact email', 254],
   ['phone', 'Phone', 50],
 ] as const;
-const LIST_FIELDS = [['keywords', 'Keywords'], ['services', 'Services']] as const;
 
 function ProfileForm({ tool }: { tool: Tool }) {
   const qc = useQueryClient();
   const initial = () => ({
     name: tool.name, industry: tool.industry, city: tool.city, country: tool.country, address: tool.address,
     contact_email: tool.contact_email ?? '', phone: tool.phone ?? '', description: tool.description,
-    keywords: tool.keywords.join(', '), services: tool.services.join(', '), languages: tool.languages.join(', '),
+    keywords: tool.keywords, services: tool.services, languages: tool.languages.join(', '),
     founded_year: tool.founded_year ? String(tool.founded_year) : '',
   });
   const [f, setF] = useState(initial);
@@ -59,7 +59,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
           name: f.name, industry: f.industry, city: f.city, address: f.address, description: f.description,
           ...(f.country.trim() ? { country: f.country.trim() } : {}),
           contact_email: f.contact_email || null, phone: f.phone || null,
-          keywords: list(f.keywords), services: list(f.services), languages: list(f.languages),
+          keywords: f.keywords, services: f.services, languages: list(f.languages),
           founded_year: f.founded_year ? Number(f.founded_year) : null,
         },
       }));
@@ -77,7 +77,8 @@ function ProfileForm({ tool }: { tool: Tool }) {
     setProblems(p);
     return Object.keys(p).length === 0;
   };
-  const field = (key: keyof typeof f, label: string, max?: number, multiline = false) => (
+  type TextKey = Exclude<keyof typeof f, 'keywords' | 'services'>;
+  const field = (key: TextKey, label: string, max?: number, multiline = false) => (
     <div key={key}>
       <label htmlFor={`f-${key}`}>{label}</label>
       {multiline ? (
@@ -96,7 +97,10 @@ function ProfileForm({ tool }: { tool: Tool }) {
         {field('founded_year', 'Founded (year)', 4)}
       </div>
       {field('description', 'Description', 5000, true)}
-      {LIST_FIELDS.map(([k, l]) => field(k, `${l} (comma-separated)`))}
+      <ListEditor label="Services" hint="What you offer, one at a time: agents match requests against these." value={f.services} max={50} maxLength={120}
+        onChange={(services) => { save.reset(); setF({ ...f, services }); }} />
+      <ListEditor label="Keywords" hint="Words customers search for, one at a time." value={f.keywords} max={30} maxLength={120}
+        onChange={(keywords) => { save.reset(); setF({ ...f, keywords }); }} />
       <LanguagePicker value={f.languages.split(',').map((x) => x.trim()).filter(Boolean)} onChange={(codes) => { save.reset(); setF({ ...f, languages: codes.join(', ') }); }} />
       <ErrorBox error={save.error} />
       <Success>{save.isSuccess ? 'Profile saved.' : null}</Success>
