@@ -204,6 +204,27 @@ describe('dashboard in a browser', () => {
     await page.getByText('You now manage shop.dash-bakery.example.').waitFor();
     await axe(page, 'companies');
     await shot(page, 'companies');
+
+    // A crawl that failed says why in a sentence and offers to try again (issue 38: no dead ends). The site cannot be
+    // reached from here, so the failure is recorded as the crawl records one (kind network) rather than waited for.
+    const ownerUserId = (await t.db.query<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower($1)', [OWNER]))[0]!.id;
+    await t.db.query(
+      `UPDATE crawl_jobs SET status = 'failed', stage = 'fetch', error_kind = 'network', error = 'getaddrinfo ENOTFOUND shop.dash-bakery.example', finished_at = now()
+       WHERE user_id = $1 AND domain = 'shop.dash-bakery.example'`,
+      [ownerUserId],
+    );
+    await page.reload();
+    await page.getByText(/: reading the website did not work\./).waitFor();
+    const crawlCard = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Reading your website' }) });
+    assert.match(await crawlCard.innerText(), /We could not reach shop\.dash-bakery\.example\. Check that the address is spelled right/);
+    assert.doesNotMatch(await crawlCard.innerText(), /ENOTFOUND|getaddrinfo/);
+    await axe(page, 'crawl-failed');
+    await shot(page, 'crawl-failed');
+    const jobsBefore = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM crawl_jobs WHERE user_id = $1', [ownerUserId]))[0]!.n;
+    await crawlCard.getByRole('button', { name: 'Try again' }).click();
+    await eventually(async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM crawl_jobs WHERE user_id = $1', [ownerUserId]))[0]!.n, jobsBefore + 1, 'a new crawl is started')
+      .catch(async (e: unknown) => { console.log('# crawl card:', await crawlCard.innerText()); throw e; });
+
   });
 
   it('owner inbox: unread count, filters in the URL, respond, approve, delete, restore', journey(), async (ctx) => {
