@@ -93,9 +93,18 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
   const segs = e.source === 'title' || e.source === 'og:title' || e.source === 'logo-alt' ? v.split(/\s+[|–—:·•-]\s+|\s*\|\s*/).map((s) => s.trim()).filter(Boolean) : [v];
   const out: ScoredName[] = [];
   for (const seg of segs) {
-    const s = seg.replace(/\s+(logo|logotype)$/i, '').replace(/^logo\s+/i, '').trim();
+    // "Anwalt Niemeyer (Logo)", "(Logo) Anwalt Niemeyer", "Logo: Acme": the word says what the image is, not who
+    const s = seg
+      .replace(/\s*[([]\s*(?:logo|logotype|banner|image|bild)\s*[)\]]\s*/gi, ' ')
+      .replace(/\s+(logo|logotype)$/i, '')
+      .replace(/^logo\s*[:–-]?\s+/i, '')
+      .trim();
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
-    out.push({ value: s, source: e.source, url, score: SOURCE_WEIGHT[e.source] - (segs.length > 1 && e.source === 'logo-alt' ? 0.3 : 0) });
+    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && e.source === 'logo-alt' ? 0.3 : 0);
+    out.push({ value: s, source: e.source, url, score });
+    // "Silkes Weinblatt by Silkes Weinkeller": a publication or product of the business; the part after "by" is a candidate too
+    const by = /^(.{2,60}?)\s+by\s+(\p{Lu}.{1,60})$/u.exec(s);
+    if (by && e.source !== 'copyright') out.push({ value: by[2]!.trim(), source: e.source, url, score: score - 0.3 });
   }
   return out;
 }
