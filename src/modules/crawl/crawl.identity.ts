@@ -11,8 +11,12 @@ import { type AnalysedProfile, type FieldSource, type Identity, type LlmProfile,
  */
 const TLD_COUNTRY: Record<string, string> = { uk: 'GB', au: 'AU', ca: 'CA', us: 'US', nz: 'NZ', ie: 'IE', de: 'DE', fr: 'FR', nl: 'NL', at: 'AT', ch: 'CH', it: 'IT', es: 'ES', be: 'BE', za: 'ZA', in: 'IN', sg: 'SG' };
 
+// Two-letter endings that are not a country (.eu) or that sites pick for the word (.io, .co, .tv, .me, .ai...).
+const NOT_A_COUNTRY = new Set('eu io co tv me ai fm ly to ws cc sh ac gg la nu tk gl'.split(' '));
+
 export function tldCountry(domain: string): string | undefined {
   const tld = domain.toLowerCase().split('.').pop() ?? '';
+  if (NOT_A_COUNTRY.has(tld)) return undefined;
   return TLD_COUNTRY[tld] ?? (tld.length === 2 ? countryCode(tld) : undefined);
 }
 
