@@ -21,3 +21,17 @@ describe('findAddresses: continental Europe, the postcode before the town', () =
     assert.deepEqual(cities(['4500 Dallas Parkway, Plano, TX 75093']).filter((c) => c.includes('Dallas')), []);
   });
 });
+
+describe('findAddresses: US addresses on real pages', () => {
+  it('keeps a US town named like a UK county (Durham, NC)', () => {
+    assert.deepEqual(cities(['T 919-951-0052', '108 Morris St, Suite 2', 'Durham, NC 27701']), ['27701 Durham US']);
+  });
+
+  it('skips the county written between the town and the state', () => {
+    assert.deepEqual(cities(['Routes 202 & 263, Store #35, Lahaska, Bucks County, PA 18931']), ['18931 Lahaska US']);
+  });
+
+  it('reads a state written in full without a ZIP for a town the gazetteer knows', () => {
+    assert.deepEqual(cities(['Best Sharpening Stones ® - Tomball, Texas (866) 286-2049']), [' Tomball US']);
+  });
+});

@@ -56,7 +56,8 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
     // longest word suffix that the gazetteer knows, so "100 Collins Street Melbourne" gives Melbourne
     for (let k = Math.min(4, words.length); k >= 1; k--) {
       const cand = words.slice(-k).join(' ').replace(/[.,]$/, '');
-      if (UK_AREAS.has(cand.toLowerCase())) continue;
+      // a county is skipped in the UK only: Durham, Kent or Surrey are towns in the US and Canada
+      if (country === 'GB' && UK_AREAS.has(cand.toLowerCase())) continue;
       if (!/^[\p{L}]/u.test(cand) || (k === words.length && false)) continue;
       const hit = findCity(cand, country);
       if (hit && /^[\p{Lu}]/u.test(cand)) {
@@ -64,7 +65,9 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
         return { city: upper ? hit.name : cand, known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
       }
     }
-    if (UK_AREAS.has(seg.toLowerCase())) continue;
+    if (country === 'GB' && UK_AREAS.has(seg.toLowerCase())) continue;
+    // "Lahaska, Bucks County, PA 18931": the county between the town and the state is not the town
+    if (country !== 'GB' && /\s(county|parish|borough)$/i.test(seg)) continue;
     if (looksLikePlace(seg)) return { city: seg, known: false, streetParts: segments.slice(Math.max(0, i - 2), i) };
     const m = /(?:^|\s)(?:st|street|rd|road|ave|avenue|dr|drive|blvd|lane|ln|way|hwy|pde|parade)\.?\s+([\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+){0,2})$/iu.exec(seg);
     if (m && looksLikePlace(m[1]!)) return { city: m[1]!, known: false, streetParts: [seg.slice(0, m.index + m[0].length - m[1]!.length)] };
@@ -82,8 +85,8 @@ interface Anchor {
 const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
   { re: new RegExp(`(?:,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
-  // "Plymouth, MA · (508) 395-4410": a state without ZIP, kept only for a city the gazetteer knows
-  { re: new RegExp(`,\\s*(${US_STATES.join('|')})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
+  // "Plymouth, MA · (508) 395-4410", "Tomball, Texas (866) ...": a state without ZIP, kept only for a city the gazetteer knows
+  { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
   // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"
   { re: new RegExp(`(?:,\\s*|\\s)\\(?(${CA_PROVINCES.join('|')}|${CA_PROVINCE_NAMES})\\)?\\.?,?(?:\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)|(?=\\s*$|\\s*\\n))`, 'g'), country: 'CA' },
   // "Parramatta NSW 2150", "Melbourne VIC 3000"
