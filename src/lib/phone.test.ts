@@ -14,4 +14,9 @@ describe('phonesInLine: numbers as a person reads them in one line of a page', (
     // a French dotted number has two-digit groups only, so it still reads
     assert.equal(phonesInLine('Tél. 01.20.19.45.67').length, 1);
   });
+
+  it('does not read a template placeholder as a number', () => {
+    assert.deepEqual(phonesInLine('(123) 555-6789'), []);
+    assert.deepEqual(phonesInLine('Call 123-456-7890'), []);
+  });
 });

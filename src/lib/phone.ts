@@ -73,6 +73,11 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
       continue;
     }
     if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
+    // template placeholders left on a live site: "(123) 555-6789", "123-456-7890"
+    if (/^\(?123\)?[\s.-]*(?:456|555)[\s.-]*\d{4}$/.test(raw)) {
+      last = (m.index ?? 0) + m[0].length;
+      continue;
+    }
     const before = line.slice(last, m.index ?? 0);
     out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim() });
     last = (m.index ?? 0) + m[0].length;
