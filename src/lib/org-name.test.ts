@@ -24,6 +24,13 @@ describe('chooseName: the business name from what real pages offer', () => {
   });
 });
 
+describe('chooseName: a site name with a tagline', () => {
+  it('keeps the name before the bar in og:site_name', () => {
+    const n = chooseName(page([{ value: 'Hommés Studio | Modern Interior Design', source: 'og:site_name' }, { value: 'Hommés Studio | Modern Interior Design', source: 'jsonld' }]), 'hommes.studio');
+    assert.equal(n?.value, 'Hommés Studio');
+  });
+});
+
 describe('copyrightName: the holder in a copyright line', () => {
   it('reads past a repeated mark and the year', () => {
     assert.equal(copyrightName('© Copyright 2021 Silkes Weinkeller GmbH. Alle Rechte vorbehalten.'), 'Silkes Weinkeller GmbH');
