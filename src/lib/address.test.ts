@@ -11,6 +11,10 @@ describe('findAddresses: continental Europe, the postcode before the town', () =
     assert.deepEqual(cities(['Bächli Bergsport AG', 'Gewerbestrasse 12', '8606 Nänikon']), ['8606 Nänikon CH']);
   });
 
+  it('finds the street up to two lines before the postcode', () => {
+    assert.deepEqual(cities(['1 rue de menin', "Parc de l'innovation", '59250 Marquette Lez Lille', 'Tel : 03 59 55 40 40']), ['59250 Marquette Lez Lille FR']);
+  });
+
   it('takes the country from a letter prefix, also for a town the gazetteer does not know', () => {
     assert.deepEqual(cities(['Copyright © 2019 by Qualisys GmbH, D-40764 Langenfeld. All rights reserved.']), ['40764 Langenfeld DE']);
     assert.deepEqual(cities(['Juval 2, I-39020 Kastelbell-Tschars']), ['39020 Kastelbell-Tschars IT']);

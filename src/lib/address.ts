@@ -131,8 +131,10 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
     if (!city || !country) continue;
     // the street: the segment before the code on this line, else the line before ("Am Delft 24, 26721 Emden")
     const before = line.slice(0, m.index ?? 0).split(SEP_RE).map(tidy).filter(Boolean);
-    const streetSeg = before.length ? before[before.length - 1]! : tidy(lines[idx - 1] ?? '');
-    const hasStreet = /\p{L}.*\d|\d.*\p{L}/u.test(streetSeg) && streetSeg.length <= 80;
+    // or one of the two lines before ("1 rue de Menin / Parc de l'innovation / 59250 Marquette Lez Lille")
+    const streetLike = (x: string) => /\p{L}.*\d|\d.*\p{L}/u.test(x) && x.length <= 80;
+    const streetSeg = before.length ? before[before.length - 1]! : ([lines[idx - 1], lines[idx - 2]].map((x) => tidy(x ?? '')).find(streetLike) ?? '');
+    const hasStreet = streetLike(streetSeg);
     // a bare number before a town ("seit 2010 Berlin") is an address only with a street or a country prefix
     if (!prefixCountry && !hasStreet) continue;
     const street = hasStreet ? streetSeg : '';
