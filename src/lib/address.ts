@@ -5,7 +5,7 @@ import { phonesInLine } from './phone.js';
  * Postal addresses found by their shape in the visible lines of a page, for the US, Canada,
  * the UK and Australia: a locality anchor (state + ZIP, province + postal code, postcode,
  * state + 4-digit postcode), the city just before it checked against the gazetteer, the street
- * before that. Pure apart from the lazily loaded gazetteer.
+ * before that; and continental Europe's postcode-first form, the town after the code. Pure apart from the lazily loaded gazetteer.
  */
 export interface FoundAddress {
   street: string;
@@ -56,7 +56,8 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
     // longest word suffix that the gazetteer knows, so "100 Collins Street Melbourne" gives Melbourne
     for (let k = Math.min(4, words.length); k >= 1; k--) {
       const cand = words.slice(-k).join(' ').replace(/[.,]$/, '');
-      if (UK_AREAS.has(cand.toLowerCase())) continue;
+      // a county is skipped in the UK only: Durham, Kent or Surrey are towns in the US and Canada
+      if (country === 'GB' && UK_AREAS.has(cand.toLowerCase())) continue;
       if (!/^[\p{L}]/u.test(cand) || (k === words.length && false)) continue;
       const hit = findCity(cand, country);
       if (hit && /^[\p{Lu}]/u.test(cand)) {
@@ -64,7 +65,9 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
         return { city: upper ? hit.name : cand, known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
       }
     }
-    if (UK_AREAS.has(seg.toLowerCase())) continue;
+    if (country === 'GB' && UK_AREAS.has(seg.toLowerCase())) continue;
+    // "Lahaska, Bucks County, PA 18931": the county between the town and the state is not the town
+    if (country !== 'GB' && /\s(county|parish|borough)$/i.test(seg)) continue;
     if (looksLikePlace(seg)) return { city: seg, known: false, streetParts: segments.slice(Math.max(0, i - 2), i) };
     const m = /(?:^|\s)(?:st|street|rd|road|ave|avenue|dr|drive|blvd|lane|ln|way|hwy|pde|parade)\.?\s+([\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+){0,2})$/iu.exec(seg);
     if (m && looksLikePlace(m[1]!)) return { city: m[1]!, known: false, streetParts: [seg.slice(0, m.index + m[0].length - m[1]!.length)] };
@@ -82,8 +85,8 @@ interface Anchor {
 const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
   { re: new RegExp(`(?:,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
-  // "Plymouth, MA · (508) 395-4410": a state without ZIP, kept only for a city the gazetteer knows
-  { re: new RegExp(`,\\s*(${US_STATES.join('|')})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
+  // "Plymouth, MA · (508) 395-4410", "Tomball, Texas (866) ...": a state without ZIP, kept only for a city the gazetteer knows
+  { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
   // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"
   { re: new RegExp(`(?:,\\s*|\\s)\\(?(${CA_PROVINCES.join('|')}|${CA_PROVINCE_NAMES})\\)?\\.?,?(?:\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)|(?=\\s*$|\\s*\\n))`, 'g'), country: 'CA' },
   // "Parramatta NSW 2150", "Melbourne VIC 3000"
@@ -92,10 +95,74 @@ const ANCHORS: Anchor[] = [
   { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
 ];
 
+// Continental Europe writes the postcode before the town: "26721 Emden", "D-40764 Langenfeld", "CH-9001 St.Gallen",
+// "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa".
+const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ' };
+const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE']);
+const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3})\\s+(?=\\p{Lu})`, 'gu');
+const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
+
+/** Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a place). */
+function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] {
+  const line = lines[idx]!;
+  const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] = [];
+  for (const m of line.matchAll(EU_ANCHOR)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const prefixCountry = m[1] ? EU_PREFIX[m[1]] : undefined;
+    const words = line.slice(start).split(/[\s,;|*·•()]+/).slice(0, 4);
+    const placeWords: string[] = [];
+    for (const w of words) {
+      if (!PLACE_WORD.test(w)) break;
+      placeWords.push(w.replace(/[.,]$/, ''));
+    }
+    let city = '';
+    let country = prefixCountry ?? '';
+    let known = false;
+    for (let k = placeWords.length; k >= 1 && !city; k--) {
+      const cand = placeWords.slice(0, k).join(' ');
+      const hit = findCity(cand, prefixCountry);
+      if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry)) {
+        city = cand === cand.toUpperCase() ? hit.name : cand;
+        country = hit.country;
+        known = true;
+      }
+    }
+    if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0])) city = placeWords[0];
+    if (!city || !country) continue;
+    // the street: the segment before the code on this line, else the line before ("Am Delft 24, 26721 Emden")
+    const before = line.slice(0, m.index ?? 0).split(SEP_RE).map(tidy).filter(Boolean);
+    // or one of the two lines before ("1 rue de Menin / Parc de l'innovation / 59250 Marquette Lez Lille")
+    const streetLike = (x: string) => /\p{L}.*\d|\d.*\p{L}/u.test(x) && x.length <= 80;
+    const streetSeg = before.length ? before[before.length - 1]! : ([lines[idx - 1], lines[idx - 2]].map((x) => tidy(x ?? '')).find(streetLike) ?? '');
+    const hasStreet = streetLike(streetSeg);
+    // a bare number before a town ("seit 2010 Berlin") is an address only with a street or a country prefix
+    if (!prefixCountry && !hasStreet) continue;
+    const street = hasStreet ? streetSeg : '';
+    const postalCode = m[2]!;
+    out.push({
+      street,
+      city,
+      region: '',
+      postalCode,
+      country,
+      line: [street, `${postalCode} ${city}`].filter(Boolean).join(', '),
+      confidence: Math.min(0.98, (known ? 0.6 : 0.3) + 0.3 + (hasStreet ? 0.08 : 0)),
+    });
+  }
+  return out;
+}
+
 /** Addresses in the lines of one page. */
 export function findAddresses(lines: string[]): FoundAddress[] {
   const out: FoundAddress[] = [];
   lines.forEach((line, idx) => {
+    if (line.length <= 400 && /\d{2}/.test(line)) {
+      for (const a of europeanAddresses(lines, idx)) {
+        const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
+        const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|visit|address|sitz|zentrale|standort|filiale|anschrift/i.test(l) && l.length < 60) ?? '';
+        out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))) });
+      }
+    }
     // cheap pre-check: every anchor needs a digit or a ", XX" region code
     if (line.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]/.test(line)) return;
     for (const a of ANCHORS) {

@@ -73,7 +73,7 @@ export function visibleLines($: cheerio.CheerioAPI): string[] {
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
 }
 
-const COPYRIGHT_RE = /(?:©|\(c\)|&copy;|copyright)\s*(?:©\s*)?(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
+const COPYRIGHT_RE = /(?:(?:©|\(c\)|&copy;|copyright)\s*)+(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
 const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|\.$)/i;
 // a full stop that ends a sentence, not an initial ("J. Walsh") or an abbreviation before a year
 const SENTENCE_END = /(?<!\b[A-Z])\.\s+(?=[A-Z][a-z])/;

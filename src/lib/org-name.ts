@@ -90,12 +90,28 @@ function shapePenalty(value: string, source: string): number {
 /** Title-like values are split into their segments; every segment is its own candidate. */
 function expand(e: NameEvidence, url: string): ScoredName[] {
   const v = e.value.replace(/^(welcome to|home\s*[-|:]\s*|bienvenue (chez|à))\s*/i, '').replace(/\s*[-|:]\s*home$/i, '').trim();
-  const segs = e.source === 'title' || e.source === 'og:title' || e.source === 'logo-alt' ? v.split(/\s+[|–—:·•-]\s+|\s*\|\s*/).map((s) => s.trim()).filter(Boolean) : [v];
+  // a site name or structured name with a bar is "Name | tagline" ("Hommés Studio | Modern Interior Design")
+  const barred = e.source === 'og:site_name' || e.source === 'jsonld' || e.source === 'application-name';
+  const segs =
+    e.source === 'title' || e.source === 'og:title' || e.source === 'logo-alt'
+      ? v.split(/\s+[|–—:·•-]\s+|\s*\|\s*/).map((s) => s.trim()).filter(Boolean)
+      : barred
+        ? v.split(/\s+\|\s+/).map((s) => s.trim()).filter(Boolean)
+        : [v];
   const out: ScoredName[] = [];
   for (const seg of segs) {
-    const s = seg.replace(/\s+(logo|logotype)$/i, '').replace(/^logo\s+/i, '').trim();
+    // "Anwalt Niemeyer (Logo)", "(Logo) Anwalt Niemeyer", "Logo: Acme": the word says what the image is, not who
+    const s = seg
+      .replace(/\s*[([]\s*(?:logo|logotype|banner|image|bild)\s*[)\]]\s*/gi, ' ')
+      .replace(/\s+(logo|logotype)$/i, '')
+      .replace(/^logo\s*[:–-]?\s+/i, '')
+      .trim();
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
-    out.push({ value: s, source: e.source, url, score: SOURCE_WEIGHT[e.source] - (segs.length > 1 && e.source === 'logo-alt' ? 0.3 : 0) });
+    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
+    out.push({ value: s, source: e.source, url, score });
+    // "Silkes Weinblatt by Silkes Weinkeller": a publication or product of the business; the part after "by" is a candidate too
+    const by = /^(.{2,60}?)\s+by\s+(\p{Lu}.{1,60})$/u.exec(s);
+    if (by && e.source !== 'copyright') out.push({ value: by[2]!.trim(), source: e.source, url, score: score - 0.3 });
   }
   return out;
 }

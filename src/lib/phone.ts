@@ -67,7 +67,17 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
     }
     // dates, year ranges, ids without any separator
     if (/^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw) || /^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
+    // date ranges: "23.10.2015 - 25.10.2015", "10.2003 - 02.2004" (a dotted number never has a 4-digit year group)
+    if (/\b\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}\b|(?:^|\s)\d{1,2}\.(?:19|20)\d{2}\b/.test(raw)) {
+      last = (m.index ?? 0) + m[0].length;
+      continue;
+    }
     if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
+    // template placeholders left on a live site: "(123) 555-6789", "123-456-7890"
+    if (/^\(?123\)?[\s.-]*(?:456|555)[\s.-]*\d{4}$/.test(raw)) {
+      last = (m.index ?? 0) + m[0].length;
+      continue;
+    }
     const before = line.slice(last, m.index ?? 0);
     out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim() });
     last = (m.index ?? 0) + m[0].length;

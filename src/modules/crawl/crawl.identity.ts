@@ -11,8 +11,12 @@ import { type AnalysedProfile, type FieldSource, type Identity, type LlmProfile,
  */
 const TLD_COUNTRY: Record<string, string> = { uk: 'GB', au: 'AU', ca: 'CA', us: 'US', nz: 'NZ', ie: 'IE', de: 'DE', fr: 'FR', nl: 'NL', at: 'AT', ch: 'CH', it: 'IT', es: 'ES', be: 'BE', za: 'ZA', in: 'IN', sg: 'SG' };
 
+// Two-letter endings that are not a country (.eu) or that sites pick for the word (.io, .co, .tv, .me, .ai...).
+const NOT_A_COUNTRY = new Set('eu io co tv me ai fm ly to ws cc sh ac gg la nu tk gl'.split(' '));
+
 export function tldCountry(domain: string): string | undefined {
   const tld = domain.toLowerCase().split('.').pop() ?? '';
+  if (NOT_A_COUNTRY.has(tld)) return undefined;
   return TLD_COUNTRY[tld] ?? (tld.length === 2 ? countryCode(tld) : undefined);
 }
 
@@ -92,7 +96,13 @@ export function identify(m: Material): Identity {
     nameCandidates: (name?.candidates ?? []).filter((c, i) => i === 0 || c.score >= 1.5),
     phone: phone ? { value: phone.display, e164: phone.e164, display: phone.display, method: phone.source, url: phone.url, confidence: phone.confidence } : undefined,
     phoneCandidates: phone ? [phone.e164, ...phone.others] : [],
-    country: siteCountry ? { value: siteCountry, method: countryHow, url: urlOf(0), confidence: Math.min(0.95, 0.4 + (ranked[0]![1] - (ranked[1]?.[1] ?? 0)) * 0.15) } : undefined,
+    // no address, country domain or +prefix: the main number's own country ("(716) 229-0080" on a .com is a US line)
+    // the main number valid in the country the votes chose confirms it
+    country: siteCountry
+      ? { value: siteCountry, method: countryHow, url: urlOf(0), confidence: Math.max(Math.min(0.95, 0.4 + (ranked[0]![1] - (ranked[1]?.[1] ?? 0)) * 0.15), phone?.country === siteCountry ? 0.55 : 0) }
+      : phone?.country
+        ? { value: phone.country, method: 'phone-number', url: phone.url, confidence: 0.55 }
+        : undefined,
     address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence } : undefined,
     locations: locations.slice(0, 20),
   };

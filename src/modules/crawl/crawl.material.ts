@@ -145,7 +145,8 @@ export function locate(m: Material): { city: string; country: string; address: s
         }
       }
     }
-    if (/\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b/.test(line) && !country) {
+    // a UK postcode stands alone: "MQ2Y2SL/A" is a product code
+    if (/(?<![\w/-])[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}(?![\w/-])/.test(line) && !country) {
       country = 'United Kingdom';
       address ||= line;
       const gb = /,\s*([A-Z][\p{L}]+)\s*,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}/u.exec(line);
@@ -173,7 +174,9 @@ export function locate(m: Material): { city: string; country: string; address: s
 export function locateWith(m: Material, id: Identity): { city: string; country: string; address: string; method: string; url: string; confidence: number } {
   if (m.structuredAddress && (m.structuredAddress.city || m.structuredAddress.country)) {
     const found = locate(m);
-    const l = { ...found, country: found.country || (id.country ? (countryName(id.country.value) ?? '') : '') };
+    // the structured address names no town: a town read from the page's lines must be one the gazetteer knows ("© 2025 HOMMÉS STUDIO" is no postcode and town)
+    const city = !m.structuredAddress.city && found.city && !knownCity(found.city) ? '' : found.city;
+    const l = { ...found, city, country: found.country || (id.country ? (countryName(id.country.value) ?? '') : '') };
     if (l.city || !id.address) return { ...l, method: 'structured-address', url: m.pages.find((p) => p.orgs.length || p.microdataAddress)?.url ?? '', confidence: 0.95 };
   }
   const a = id.address;

@@ -21,6 +21,14 @@ export interface EvalReport {
   right: Record<EvalField, number>;
   accuracy: Record<EvalField, number>;
   misses: string[];
+  /** Per field, each value the crawl filled in: its provenance confidence and whether it was right. */
+  scored: Record<EvalField, { confidence: number; ok: boolean }[]>;
+}
+
+/** Of the filled-in values at or above a confidence, how many and how many right (precision). */
+export function precisionAbove(r: EvalReport, field: EvalField, threshold: number): { kept: number; right: number } {
+  const kept = r.scored[field].filter((s) => s.confidence >= threshold);
+  return { kept: kept.length, right: kept.filter((s) => s.ok).length };
 }
 
 /** Category does not matter here: a constant embedding keeps the evaluation offline and fast. */
@@ -63,24 +71,28 @@ export async function profileOf(site: EvalSite): Promise<AnalysedProfile> {
 export async function evaluate(sites: EvalSite[]): Promise<EvalReport> {
   const right: Record<EvalField, number> = { name: 0, phone: 0, city: 0, country: 0 };
   const misses: string[] = [];
+  const scored: EvalReport['scored'] = { name: [], phone: [], city: [], country: [] };
   for (const site of sites) {
     const p = await profileOf(site);
     const e = site.expected;
     const ok: Record<EvalField, boolean> = {
-      name: sameName(p.name, e.name),
+      name: sameName(p.name, e.name) || (e.altNames ?? []).some((n) => sameName(p.name, n)),
       // E.164 digits; a site without a phone must give none
       phone: e.phone === null ? p.phone === null : digitsOf(p.phone) === digitsOf(e.phone) || digitsOf(p.phone) === digitsOf(e.phone).replace(/^1/, ''),
-      city: samePlace(p.city, e.city),
+      // a site that states no town (or only a region) must give none
+      city: e.city === '' ? p.city === '' : samePlace(p.city, e.city),
       country: countryCode(p.country) === e.country,
     };
     const got: Record<EvalField, string> = { name: p.name, phone: p.phone ?? 'null', city: p.city, country: p.country };
+    const filled: Record<EvalField, boolean> = { name: p.name !== '', phone: p.phone !== null, city: p.city !== '', country: p.country !== '' };
     for (const f of EVAL_FIELDS) {
+      if (filled[f]) scored[f].push({ confidence: p.provenance[f]?.confidence ?? 0, ok: ok[f] });
       if (ok[f]) right[f]++;
       else misses.push(`${new URL(site.url).hostname} ${f}: expected ${JSON.stringify(f === 'phone' ? e.phone : e[f])}, got ${JSON.stringify(got[f])}`);
     }
   }
   const accuracy = Object.fromEntries(EVAL_FIELDS.map((f) => [f, sites.length ? right[f] / sites.length : 0])) as Record<EvalField, number>;
-  return { sites: sites.length, right, accuracy, misses };
+  return { sites: sites.length, right, accuracy, misses, scored };
 }
 
 /** Opening hours read from the hours sites: the weekly schedule must equal what a person reads (exceptions not compared). */

@@ -6,6 +6,8 @@ export interface EvalSite {
   style: string;
   expected: {
     name: string;
+    /** Other forms of the name a person would accept as right (real pages: the trade name and the firm's own longer form). */
+    altNames?: string[];
     /** E.164, or null when the site shows no phone. */
     phone: string | null;
     city: string;

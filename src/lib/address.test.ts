@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findAddresses } from './address.js';
+
+const cities = (lines: string[]) => findAddresses(lines).map((a) => `${a.postalCode} ${a.city} ${a.country}`);
+
+describe('findAddresses: continental Europe, the postcode before the town', () => {
+  it('reads a street and "postcode town" on one line or two', () => {
+    assert.deepEqual(cities(['Werbeagentur VON DER SEE GmbH', 'Am Delft 24, 26721 Emden']), ['26721 Emden DE']);
+    assert.deepEqual(cities(['Hahnenstraße 47, 71634 Ludwigsburg, Baden-Württemberg, Germany']), ['71634 Ludwigsburg DE']);
+    assert.deepEqual(cities(['Bächli Bergsport AG', 'Gewerbestrasse 12', '8606 Nänikon']), ['8606 Nänikon CH']);
+  });
+
+  it('finds the street up to two lines before the postcode', () => {
+    assert.deepEqual(cities(['1 rue de menin', "Parc de l'innovation", '59250 Marquette Lez Lille', 'Tel : 03 59 55 40 40']), ['59250 Marquette Lez Lille FR']);
+  });
+
+  it('takes the country from a letter prefix, also for a town the gazetteer does not know', () => {
+    assert.deepEqual(cities(['Copyright © 2019 by Qualisys GmbH, D-40764 Langenfeld. All rights reserved.']), ['40764 Langenfeld DE']);
+    assert.deepEqual(cities(['Juval 2, I-39020 Kastelbell-Tschars']), ['39020 Kastelbell-Tschars IT']);
+  });
+
+  it('does not read a year before a town as an address', () => {
+    assert.deepEqual(cities(['Seit 2010 Berlin und Hamburg']), []);
+    assert.deepEqual(cities(['4500 Dallas Parkway, Plano, TX 75093']).filter((c) => c.includes('Dallas')), []);
+  });
+});
+
+describe('findAddresses: US addresses on real pages', () => {
+  it('keeps a US town named like a UK county (Durham, NC)', () => {
+    assert.deepEqual(cities(['T 919-951-0052', '108 Morris St, Suite 2', 'Durham, NC 27701']), ['27701 Durham US']);
+  });
+
+  it('skips the county written between the town and the state', () => {
+    assert.deepEqual(cities(['Routes 202 & 263, Store #35, Lahaska, Bucks County, PA 18931']), ['18931 Lahaska US']);
+  });
+
+  it('reads a state written in full without a ZIP for a town the gazetteer knows', () => {
+    assert.deepEqual(cities(['Best Sharpening Stones ® - Tomball, Texas (866) 286-2049']), [' Tomball US']);
+  });
+});
