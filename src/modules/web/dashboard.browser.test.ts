@@ -423,12 +423,17 @@ describe('dashboard in a browser', () => {
     const keywordsList = page.getByRole('group', { name: 'Keywords' });
     const firstKeyword = (await keywordsList.getByRole('listitem').first().innerText()).replace('×', '').trim();
     await keywordsList.getByRole('button', { name: `Remove ${firstKeyword}` }).click();
+    // Category and where the company works are chosen from the directory's own lists, in words.
+    await page.getByLabel('Category').selectOption('Food & Beverage');
+    await page.getByLabel('Where you work').selectOption({ label: 'Locally, where customers are (on site or in the shop)' });
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
     const saved = (await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies/${companyId}` })).json();
     assert.equal(saved.industry, 'Artisan bakery');
     assert.ok(saved.services.includes('Cakes, tarts and pies'), JSON.stringify(saved.services));
     assert.ok(!saved.keywords.includes(firstKeyword), JSON.stringify(saved.keywords));
+    assert.equal(saved.category, 'Food & Beverage');
+    assert.equal(saved.service_type, 'local');
     await shot(page, 'profile', true);
   });
 

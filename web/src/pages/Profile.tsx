@@ -26,6 +26,14 @@ const TEXT_FIELDS = [
   ['phone', 'Phone', 50],
 ] as const;
 
+/** service_type in the words the public page uses. */
+const SERVICE_TYPES = [
+  ['local', 'Locally, where customers are (on site or in the shop)'],
+  ['remote', 'Remotely (online, by phone or by post)'],
+  ['hybrid', 'Both locally and remotely'],
+  ['nationwide', 'Across the whole country'],
+] as const;
+
 function ProfileForm({ tool }: { tool: Tool }) {
   const qc = useQueryClient();
   const initial = () => ({
@@ -33,6 +41,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
     contact_email: tool.contact_email ?? '', phone: tool.phone ?? '', description: tool.description,
     keywords: tool.keywords, services: tool.services, languages: tool.languages.join(', '),
     founded_year: tool.founded_year ? String(tool.founded_year) : '',
+    category: tool.category, service_type: tool.service_type as string,
   });
   const [f, setF] = useState(initial);
   const [base, setBase] = useState(initial);
@@ -61,6 +70,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
           contact_email: f.contact_email || null, phone: f.phone || null,
           keywords: f.keywords, services: f.services, languages: list(f.languages),
           founded_year: f.founded_year ? Number(f.founded_year) : null,
+          category: f.category, service_type: f.service_type as Tool['service_type'],
         },
       }));
     },
@@ -77,7 +87,9 @@ function ProfileForm({ tool }: { tool: Tool }) {
     setProblems(p);
     return Object.keys(p).length === 0;
   };
-  type TextKey = Exclude<keyof typeof f, 'keywords' | 'services'>;
+  type TextKey = Exclude<keyof typeof f, 'keywords' | 'services' | 'category' | 'service_type'>;
+  const categories = useQuery({ queryKey: ['categories'], queryFn: () => unwrap(api.GET('/api/v1/agent/categories')), staleTime: Infinity });
+  const choose = (key: 'category' | 'service_type', value: string) => { save.reset(); setF({ ...f, [key]: value }); };
   const field = (key: TextKey, label: string, max?: number, multiline = false) => (
     <div key={key}>
       <label htmlFor={`f-${key}`}>{label}</label>
@@ -92,7 +104,20 @@ function ProfileForm({ tool }: { tool: Tool }) {
   return (
     <form className="card" aria-labelledby="edit-h" onSubmit={(e) => { e.preventDefault(); if (validate()) save.mutate(); }} noValidate>
       <h2 id="edit-h">Edit profile</h2>
+      <p className="hint">Website: <strong>{tool.domain}</strong>. The website identifies the profile: to list another website, add that company under “My companies”.</p>
       <div className="grid2">
+        <div>
+          <label htmlFor="f-category">Category</label>
+          <select id="f-category" value={f.category} onChange={(e) => choose('category', e.target.value)}>
+            {[...new Set([f.category, ...(categories.data?.categories ?? [])])].map((c) => <option key={c} value={c}>{c}</option>)}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="f-service_type">Where you work</label>
+          <select id="f-service_type" value={f.service_type} onChange={(e) => choose('service_type', e.target.value)}>
+            {SERVICE_TYPES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </select>
+        </div>
         {TEXT_FIELDS.map(([k, l, m]) => field(k, l, m))}
         {field('founded_year', 'Founded (year)', 4)}
       </div>
