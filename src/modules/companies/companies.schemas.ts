@@ -2,6 +2,9 @@ import { Type, type Static } from 'typebox';
 import categoriesFile from './categories.json' with { type: 'json' };
 import { MAX_SERVICE_PRICES, PRICE_UNITS, SERVICE_NAME_MAX } from '../../lib/price-range.js';
 
+/** At most this many places in service_areas. */
+export const MAX_SERVICE_AREAS = 20;
+
 export const CATEGORIES: readonly string[] = categoriesFile.categories;
 export const SERVICE_TYPES = ['remote', 'local', 'nationwide', 'hybrid'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
@@ -157,6 +160,11 @@ export const CompanyProfileSchema = Type.Object(
       description: 'Prices of single services, in the order the company lists them (at most 30; empty when none are known): set by the owner, or read from the company\'s website where it prices a service on its own line. ' +
         'price_range is the company-wide summary; max_price filters by price_range only. freshness.prices covers both',
     }),
+    service_areas: Type.Array(Type.String(), {
+      maxItems: MAX_SERVICE_AREAS,
+      description: 'Places the company serves beyond its own city (towns, regions or countries, as the owner writes them; at most 20; empty when none are named). ' +
+        'Set by the owner, never read from the website; the place filters of search read location and branches only. freshness.location covers it',
+    }),
     photos: Type.Array(Type.Ref('Photo'), { description: 'The company\'s gallery, in the owner\'s order; empty when none' }),
     freshness: Type.Object(
       { profile: SectionFreshness, contact: SectionFreshness, location: SectionFreshness, hours: SectionFreshness, prices: SectionFreshness, photos: SectionFreshness },
@@ -233,6 +241,8 @@ export interface CompanyInput {
   price_range?: unknown;
   /** [{ service, from, to?, currency, unit }] (lib/price-range.ts); checked by company.normalize; absent or null is none. */
   service_prices?: unknown;
+  /** Places served beyond the own city; cleaned like keywords (plain text, each once), at most MAX_SERVICE_AREAS. */
+  service_areas?: string[];
   source?: string;
 }
 

@@ -16,7 +16,7 @@ export interface SectionFreshness {
 export const SECTIONS = {
   profile: ['name', 'category', 'industry', 'description', 'keywords', 'services', 'languages', 'service_type', 'founded_year', 'social_links', 'logo_url'],
   contact: ['contact_email', 'phone'],
-  location: ['country', 'city', 'address', 'locations'],
+  location: ['country', 'city', 'address', 'locations', 'service_areas'],
   hours: ['opening_hours'],
   prices: ['price_range', 'service_prices'],
   photos: ['photos'],

@@ -14,7 +14,7 @@ import { hasValue, stampsFor } from './company.freshness.js';
 import { embedProfiles, embeddingText } from './profile-vector.js';
 
 /**
- * What a crawl may write; everything else (verification, featuring, website, source) is kept.
+ * What a crawl may write; everything else (verification, featuring, website, source, service areas) is kept.
  * phone_e164 is not listed: it follows the phone and country the merge keeps. A field missing here would be
  * taken from the crawl as it is, so a crawl that found no prices blanked the owner's (price_range was missing).
  */
@@ -65,7 +65,11 @@ async function backfill<Row extends { id: string }, Update>(
 /** The crawl's profile merged into the stored one: fields set by hand, verification, featuring and the website are kept, and nothing found is blanked. */
 function mergeCrawled(existing: CompanyRecord, next: CompanyFields): Omit<CrawlSaveResult, 'row' | 'outcome'> & { fields: CompanyFields } {
   const edited = new Set(existing.owner_edited_fields);
-  const merged: Record<string, unknown> = { ...next, website_url: existing.website_url, is_verified: existing.is_verified, is_featured: existing.is_featured, source: existing.source };
+  // What no crawl reads (the owner's service areas) stays as stored, like verification and the website.
+  const merged: Record<string, unknown> = {
+    ...next, website_url: existing.website_url, is_verified: existing.is_verified, is_featured: existing.is_featured, source: existing.source,
+    service_areas: existing.service_areas,
+  };
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   const kept: string[] = [];
   for (const f of CRAWLED_FIELDS) {

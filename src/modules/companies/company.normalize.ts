@@ -7,7 +7,7 @@ import { zoneAt } from '../../lib/time-zone.js';
 import { normalizePriceRange, normalizeServicePrices, type PriceRange, type ServicePrice } from '../../lib/price-range.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { canonicalWebsiteUrl, normalizeDomain } from '../../lib/url.js';
-import { CATEGORIES, MAX_LOCATIONS, SERVICE_TYPES, type CompanyInput, type CompanyLocation, type ServiceType } from './companies.schemas.js';
+import { CATEGORIES, MAX_LOCATIONS, MAX_SERVICE_AREAS, SERVICE_TYPES, type CompanyInput, type CompanyLocation, type ServiceType } from './companies.schemas.js';
 import type { CompanyFields, CompanyRecord } from './company.record.js';
 
 /**
@@ -143,6 +143,7 @@ export function normalizeCompany(input: CompanyInput, loc: (string | number)[] =
     opening_hours: cleanOpeningHours(input.opening_hours, loc),
     price_range: cleanPriceRange(input.price_range, loc),
     service_prices: cleanServicePrices(input.service_prices, loc),
+    service_areas: cleanList(input.service_areas, MAX_SERVICE_AREAS).map((a) => a.slice(0, 100)),
     source: input.source ?? 'import',
     ...derivedFields({ city, country_code: code, phone }),
   };
@@ -158,5 +159,6 @@ export function recordAsInput(row: CompanyRecord): CompanyInput {
     opening_hours: row.opening_hours,
     price_range: row.price_range,
     service_prices: row.service_prices,
+    service_areas: row.service_areas,
   };
 }

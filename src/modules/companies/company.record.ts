@@ -44,6 +44,8 @@ export interface CompanyRecord {
   price_range: PriceRange | null;
   /** Prices of single services (lib/price-range.ts), at most 30; empty when none are known. */
   service_prices: ServicePrice[];
+  /** Places served beyond the own city (towns, regions, countries as the owner writes them), at most 20; empty when none are named. */
+  service_areas: string[];
   /** The published gallery in order (0029_company_photos.sql); the bytes are in company_photos. Never written by imports or the crawl. */
   photos: CompanyPhoto[];
   /** Who last set or confirmed each field, and when (company.freshness.ts); written only by stamps, never by imports. */
@@ -68,7 +70,7 @@ export const STORED_FIELDS = [
   'name', 'website_url', 'domain', 'category', 'industry', 'description', 'country', 'country_code', 'city', 'address',
   'service_type', 'is_verified', 'is_featured', 'keywords', 'services', 'languages', 'contact_email', 'phone',
   'phone_e164', 'locations', 'social_links', 'logo_url', 'founded_year', 'source', 'latitude', 'longitude',
-  'opening_hours', 'timezone', 'price_range', 'service_prices',
+  'opening_hours', 'timezone', 'price_range', 'service_prices', 'service_areas',
 ] as const satisfies readonly (keyof CompanyRecord)[];
 
 export type StoredField = (typeof STORED_FIELDS)[number];

@@ -102,6 +102,7 @@ export function createToolsEditing(deps: ToolsEditingDeps) {
       timezone: row.timezone ?? null,
       price_range: row.price_range ?? null,
       service_prices: row.service_prices ?? [],
+      service_areas: row.service_areas ?? [],
       photos: publicPhotos(baseUrl, row),
       accepts_proposals: row.is_verified,
       subscription: manage ? toSubscription(sub) : null,

@@ -1,7 +1,7 @@
 import { offsetParam } from '../../platform/http.js';
 import { MAX_SERVICE_PRICES, PRICE_UNITS, SERVICE_NAME_MAX } from '../../lib/price-range.js';
 import { Type, type Static } from 'typebox';
-import { ServiceTypeSchema } from './companies.schemas.js';
+import { MAX_SERVICE_AREAS, ServiceTypeSchema } from './companies.schemas.js';
 import { PHOTO_CAPTION_MAX, PHOTO_MAX_COUNT } from './photo-limits.js';
 
 /**
@@ -14,7 +14,7 @@ import { PHOTO_CAPTION_MAX, PHOTO_MAX_COUNT } from './photo-limits.js';
 export const EDITABLE_FIELDS = [
   'name', 'description', 'industry', 'category', 'service_type', 'country', 'city', 'address',
   'keywords', 'services', 'languages', 'contact_email', 'phone', 'social_links', 'founded_year', 'opening_hours', 'price_range',
-  'service_prices',
+  'service_prices', 'service_areas',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
@@ -93,6 +93,10 @@ export const ToolUpdateSchema = Type.Object(
       description: `The prices of single services, the whole list (at most ${MAX_SERVICE_PRICES}), each service once (compared without case); [] or null removes them. ` +
         'A bad entry is a 422 naming its index',
     })),
+    service_areas: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: MAX_SERVICE_AREAS,
+      description: `Places you serve beyond your own city (towns, regions or countries), the whole list (at most ${MAX_SERVICE_AREAS}); [] removes them`,
+    })),
   },
   {
     $id: 'ToolUpdate',
@@ -160,6 +164,7 @@ export const ToolDetailResponseSchema = Type.Object(
     timezone: Type.Union([Type.String(), Type.Null()], { description: 'IANA time zone of the city, which the opening hours are in (set by the service)' }),
     price_range: Type.Union([Type.Null(), Type.Ref('PriceRange')]),
     service_prices: Type.Array(Type.Ref('ServicePrice')),
+    service_areas: Type.Array(Type.String()),
     photos: Type.Array(Type.Ref('Photo')),
     accepts_proposals: Type.Boolean({ description: 'Verified companies receive proposals from agents' }),
     subscription: Type.Union([Type.Ref('Subscription'), Type.Null()], { description: 'Null on the public view or when no plan was ever set' }),

@@ -212,6 +212,7 @@ ${p.contact.email ? html`<dt>Email</dt><dd><a href="mailto:${p.contact.email}">$
 ${p.contact.phone ? html`<dt>Phone</dt><dd><a href="tel:${p.contact.phone.replace(/[^+\d]/g, '')}">${p.contact.phone}</a></dd>` : ''}
 ${where.address ? html`<dt>Address</dt><dd>${where.address}</dd>` : ''}
 ${place ? html`<dt>Place</dt><dd>${place}</dd>` : ''}
+${p.service_areas.length ? html`<dt>Also serves</dt><dd>${p.service_areas.join(', ')}</dd>` : ''}
 <dt>Serves</dt><dd>${SERVICE_TYPE_LABEL[p.service_type] ?? p.service_type}</dd>
 ${p.languages.length ? html`<dt>Languages</dt><dd>${p.languages.join(', ')}</dd>` : ''}
 ${p.founded_year ? html`<dt>Founded</dt><dd>${p.founded_year}</dd>` : ''}

@@ -3107,6 +3107,8 @@ export interface components {
                 /** @description Share of the last 365 days of proposals that the company answered (unanswered ones younger than 3 days not counted yet); null without any */
                 response_rate: number | null;
             };
+            /** @description Places the company serves beyond its own city (towns, regions or countries, as the owner writes them; at most 20; empty when none are named). Set by the owner, never read from the website; the place filters of search read location and branches only. freshness.location covers it */
+            service_areas: string[];
             /** @description Prices of single services, in the order the company lists them (at most 30; empty when none are known): set by the owner, or read from the company's website where it prices a service on its own line. price_range is the company-wide summary; max_price filters by price_range only. freshness.prices covers both */
             service_prices: components["schemas"]["ServicePrice"][];
             /** @description remote, local, nationwide or hybrid */
@@ -4168,6 +4170,7 @@ export interface components {
             price_range: null | components["schemas"]["PriceRange"];
             /** @description The agent API view of this company */
             profile_url: string;
+            service_areas: string[];
             service_prices: components["schemas"]["ServicePrice"][];
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
@@ -4229,6 +4232,8 @@ export interface components {
             phone?: string | null;
             /** @description What you charge: { from, to (optional), currency (ISO 4217), unit (hour, day, job, visit, project, month, year, person, night, item) }; null removes it */
             price_range?: unknown;
+            /** @description Places you serve beyond your own city (towns, regions or countries), the whole list (at most 20); [] removes them */
+            service_areas?: string[];
             /** @description The prices of single services, the whole list (at most 30), each service once (compared without case); [] or null removes them. A bad entry is a 422 naming its index */
             service_prices?: {
                 /** @description ISO 4217, e.g. EUR */

@@ -39,7 +39,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
   const initial = () => ({
     name: tool.name, industry: tool.industry, city: tool.city, country: tool.country, address: tool.address,
     contact_email: tool.contact_email ?? '', phone: tool.phone ?? '', description: tool.description,
-    keywords: tool.keywords, services: tool.services, languages: tool.languages.join(', '),
+    keywords: tool.keywords, services: tool.services, service_areas: tool.service_areas, languages: tool.languages.join(', '),
     founded_year: tool.founded_year ? String(tool.founded_year) : '',
     category: tool.category, service_type: tool.service_type as string,
   });
@@ -68,7 +68,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
           name: f.name, industry: f.industry, city: f.city, address: f.address, description: f.description,
           ...(f.country.trim() ? { country: f.country.trim() } : {}),
           contact_email: f.contact_email || null, phone: f.phone || null,
-          keywords: f.keywords, services: f.services, languages: list(f.languages),
+          keywords: f.keywords, services: f.services, service_areas: f.service_areas, languages: list(f.languages),
           founded_year: f.founded_year ? Number(f.founded_year) : null,
           category: f.category, service_type: f.service_type as Tool['service_type'],
         },
@@ -87,7 +87,7 @@ function ProfileForm({ tool }: { tool: Tool }) {
     setProblems(p);
     return Object.keys(p).length === 0;
   };
-  type TextKey = Exclude<keyof typeof f, 'keywords' | 'services' | 'category' | 'service_type'>;
+  type TextKey = Exclude<keyof typeof f, 'keywords' | 'services' | 'service_areas' | 'category' | 'service_type'>;
   const categories = useQuery({ queryKey: ['categories'], queryFn: () => unwrap(api.GET('/api/v1/agent/categories')), staleTime: Infinity });
   const choose = (key: 'category' | 'service_type', value: string) => { save.reset(); setF({ ...f, [key]: value }); };
   const field = (key: TextKey, label: string, max?: number, multiline = false) => (
@@ -124,6 +124,8 @@ function ProfileForm({ tool }: { tool: Tool }) {
       {field('description', 'Description', 5000, true)}
       <ListEditor label="Services" hint="What you offer, one at a time: agents match requests against these." value={f.services} max={50} maxLength={120}
         onChange={(services) => { save.reset(); setF({ ...f, services }); }} />
+      <ListEditor label="Also serves" hint="Towns, regions or countries you work in beyond your own city, one at a time." value={f.service_areas} max={20} maxLength={100}
+        onChange={(service_areas) => { save.reset(); setF({ ...f, service_areas }); }} />
       <ListEditor label="Keywords" hint="Words customers search for, one at a time." value={f.keywords} max={30} maxLength={120}
         onChange={(keywords) => { save.reset(); setF({ ...f, keywords }); }} />
       <LanguagePicker value={f.languages.split(',').map((x) => x.trim()).filter(Boolean)} onChange={(codes) => { save.reset(); setF({ ...f, languages: codes.join(', ') }); }} />
