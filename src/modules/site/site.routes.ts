@@ -148,20 +148,19 @@ export async function siteRoutes(app: App, { site, ctx }: SiteRoutesOptions): Pr
     const found = await quotePage(req.params.slug);
     if (!found) throw new AppError('not_found', 'There is no company at this address.');
     const input = req.body ?? {};
-    const values = { name: input.name, email: input.email, phone: input.phone, message: input.message };
+    const quote = { ...input, name: input.name ?? '', email: input.email ?? '', message: input.message ?? '' };
     if (!isForm) {
       if (req.validationError) throw req.validationError;
-      return reply.code(201).send(await site.sendQuote(found.profile.id, { ...input, name: input.name ?? '', email: input.email ?? '', message: input.message ?? '' }, req.ip));
+      return reply.code(201).send(await site.sendQuote(found.profile.id, quote, req.ip));
     }
-    const formProblem = req.validationError ? problemOfValidation(req.validationError) : undefined;
     try {
-      if (formProblem) throw formProblem;
-      const sent = await site.sendQuote(found.profile.id, { ...input, name: input.name ?? '', email: input.email ?? '', message: input.message ?? '' }, req.ip);
+      if (req.validationError) throw problemOfValidation(req.validationError);
+      const sent = await site.sendQuote(found.profile.id, quote, req.ip);
       return send(req, reply, quoteSentPage(ctx, found, sent.message), { cache: 'no-store' });
     } catch (e) {
-      const problem = e instanceof AppError && e.status < 500 ? quoteProblemOf(e) : undefined;
-      if (!problem) throw e;
-      return send(req, reply, quoteFormPage(ctx, found, values, problem), { cache: 'no-store', status: e instanceof AppError ? e.status : 422 });
+      if (!(e instanceof AppError) || e.status >= 500) throw e;
+      const values = { name: input.name, email: input.email, phone: input.phone, message: input.message };
+      return send(req, reply, quoteFormPage(ctx, found, values, quoteProblemOf(e)), { cache: 'no-store', status: e.status });
     }
   });
 

@@ -48,10 +48,7 @@ export interface SiteServiceDeps {
   now?: () => number;
 }
 
-/**
- * What the public pages show, read through the same services as the agent API: hybrid search
- * (search.search), public profiles (companies.findProfileBySlug, readManyByIds), the latest scan grade (scans).
- */
+/** What a person's "Ask for a quote" form sends (website: the hidden field people leave empty). */
 export interface QuoteRequestInput {
   name: string;
   email: string;
@@ -60,6 +57,10 @@ export interface QuoteRequestInput {
   website?: string | undefined;
 }
 
+/**
+ * What the public pages show, read through the same services as the agent API: hybrid search
+ * (search.search), public profiles (companies.findProfileBySlug, readManyByIds), the latest scan grade (scans).
+ */
 export function createSiteService(deps: SiteServiceDeps) {
   const { repo, companies, search, scans, widget, isClaimed, baseUrl, now = Date.now } = deps;
   const origin = new URL(baseUrl).origin;

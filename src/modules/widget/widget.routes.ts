@@ -140,24 +140,17 @@ export async function widgetPublicRoutes(app: App, { widget }: { widget: WidgetS
     return reply.code(201).send(r.body);
   });
 
-  // CORS preflight for the JSON POSTs (chat, lead) from the embedding site.
-  app.options('/:widget_public_id/lead', { schema: { hide: true, params: PublicIdParams } }, async (req, reply) => {
-    const origin = await widget.preflight(req.params.widget_public_id, siteOrigin(req, undefined));
-    allowCors(reply, origin);
-    reply.header('access-control-allow-methods', 'POST, OPTIONS');
-    reply.header('access-control-allow-headers', 'content-type');
-    reply.header('access-control-max-age', '600');
-    return reply.code(204).send();
-  });
-
-  app.options('/:widget_public_id/chat', { schema: { hide: true, params: PublicIdParams } }, async (req, reply) => {
-    const origin = await widget.preflight(req.params.widget_public_id, siteOrigin(req, undefined));
-    allowCors(reply, origin);
-    reply.header('access-control-allow-methods', 'POST, OPTIONS');
-    reply.header('access-control-allow-headers', 'content-type');
-    reply.header('access-control-max-age', '600');
-    return reply.code(204).send();
-  });
+  // CORS preflights for the JSON POSTs (chat, lead) from the embedding site.
+  for (const verb of ['chat', 'lead'] as const) {
+    app.options(`/:widget_public_id/${verb}`, { schema: { hide: true, params: PublicIdParams } }, async (req, reply) => {
+      const origin = await widget.preflight(req.params.widget_public_id, siteOrigin(req, undefined));
+      allowCors(reply, origin);
+      reply.header('access-control-allow-methods', 'POST, OPTIONS');
+      reply.header('access-control-allow-headers', 'content-type');
+      reply.header('access-control-max-age', '600');
+      return reply.code(204).send();
+    });
+  }
 }
 
 /** GET /widget.js: the embeddable script, cached by browsers for an hour (revalidated by ETag). */
