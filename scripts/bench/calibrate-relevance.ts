@@ -70,7 +70,6 @@ for (const [kind, list] of [['judged', judged], ['none', none]] as const) {
     grades = q.relevant ?? {};
     const f = q.filters ?? {};
     const res = await search.search({ q: q.query, limit: 20, include_weak: true, category: f.category as string | undefined, country: f.country as string | undefined, city: f.city as string | undefined, service_type: f.service_type as 'local' | undefined, is_verified: f.is_verified as boolean | undefined });
-    void res;
     if (!Object.keys(f).length) {
       const a = await ask.ask({ question: q.query });
       if (kind === 'none') {
@@ -84,7 +83,7 @@ for (const [kind, list] of [['judged', judged], ['none', none]] as const) {
     }
     const qv = await embeddings.embedQuery(q.query);
     const background = qv.reduce((acc, x, i) => acc + x * mean[i]!, 0);
-    out.push(JSON.stringify({ qid: q.qid, kind, type: q.type ?? 'none', query: q.query, background, judged: grades, candidates: captured.slice(0, 40) }));
+    out.push(JSON.stringify({ qid: q.qid, kind, type: q.type ?? 'none', query: q.query, background, unmatched: (res as { unmatched_words?: string[] }).unmatched_words ?? [], judged: grades, candidates: captured.slice(0, 40) }));
     const shown = captured.filter((c) => c.relevance !== 'weak');
     if (kind === 'none') {
       stats.none++;

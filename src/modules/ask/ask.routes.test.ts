@@ -122,10 +122,9 @@ describe('ask without a language model', () => {
     assert.equal(body.companies[0].id, plumber);
     assert.doesNotMatch(body.answer, /ignore previous instructions/i);
     assert.doesNotMatch(body.answer, /best plumber/i);
-    // "plumber" is one of the gnome shop's keywords: it is listed as a partial result, and the answer, built from the
-    // same verdicts, does not call it a match (issue 37).
-    const gnomeHit = body.companies.find((c: { id: string }) => c.id === gnome);
-    assert.equal(gnomeHit?.relevance, 'partial');
+    // "plumber" is one of the gnome shop's keywords, but it scores far below the plumber: filler, not listed, and the
+    // answer, built from the same verdicts, does not call it a match (issue 37).
+    assert.equal(body.companies.find((c: { id: string }) => c.id === gnome), undefined);
     assert.doesNotMatch(body.answer, /Gnome Palace/);
     assert.equal(body.found, true);
   });

@@ -55,7 +55,7 @@ export const CompanySummarySchema = Type.Object(
     match_score: Type.Number({ description: 'Ranking score in [0, 1]; higher is better' }),
     match_sources: Type.Array(Type.Union([Type.Literal('semantic'), Type.Literal('keyword')])),
     relevance: Type.Optional(Type.Union([Type.Literal('strong'), Type.Literal('partial'), Type.Literal('weak'), Type.Null()], {
-      description: 'How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request), weak (shares words or meaning only; returned only with include_weak=true). null when listing without q',
+      description: 'How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request, scoring close to the best result), weak (shares words or meaning only, or scores far below the best; returned only with include_weak=true). null when listing without q',
     })),
     rating: Type.Optional(Type.Object({
       average: Type.Union([Type.Number(), Type.Null()], { description: 'Mean of the published reviews, one decimal; null without any' }),

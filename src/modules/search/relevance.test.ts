@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { closestOption } from '../../lib/closest.js';
 import { companyFixture, seedCompanies, useTestApp } from '../../../test/helpers/index.js';
-import { relevanceOf } from './relevance.js';
+import { relevanceOf, withRelativeCut } from './relevance.js';
 
 describe('relevance verdicts (issue 37)', () => {
   it('judges the evidence itself, not the rank', () => {
@@ -16,6 +16,14 @@ describe('relevance verdicts (issue 37)', () => {
     const unserved = { ...base, headUnmatched: true };
     assert.equal(relevanceOf({ cosine: 0.69, keyword: 0.1, name: 0 }, unserved), 'weak', 'meaning alone is no match when no profile uses the need\'s first word');
     assert.equal(relevanceOf({ cosine: 0.3, keyword: 0.5, name: 0 }, unserved), 'strong', 'the rest of the words, covered well, still are');
+  });
+
+  it('a partial result far below the best is filler: weak, by a share of the best score (stricter beside a strong match)', () => {
+    const verdicts = (list: { score: number; relevance: 'strong' | 'partial' | 'weak' }[]) => withRelativeCut(list).map((r) => r.relevance);
+    assert.deepEqual(verdicts([{ score: 1, relevance: 'partial' }, { score: 0.72, relevance: 'partial' }, { score: 0.6, relevance: 'partial' }]), ['partial', 'partial', 'weak']);
+    assert.deepEqual(verdicts([{ score: 1, relevance: 'strong' }, { score: 0.76, relevance: 'partial' }, { score: 0.72, relevance: 'partial' }]), ['strong', 'partial', 'weak']);
+    assert.deepEqual(verdicts([{ score: 1, relevance: 'weak' }, { score: 0.5, relevance: 'partial' }]), ['weak', 'partial'], 'the best is taken among shown results');
+    assert.deepEqual(verdicts([{ score: 0.2, relevance: 'strong' }, { score: 0.1, relevance: 'strong' }]), ['strong', 'strong'], 'strong stays strong');
   });
 
   it('finds what a mistyped or shortened value meant', () => {

@@ -8,8 +8,10 @@
  *   the need's words, or it is the query's closest profile by meaning and clearly closer than a typical
  *   profile is. 94 % of strong results in the first five were judged relevant, and 14 of the 15 needs
  *   nobody serves got no strong result.
- * - partial: some evidence (meaning well above a typical profile, or some of the need's words): may fit, check. Kept so that the right company is not hidden when the evidence is
- *   thin (paraphrases, other languages): the bundled model cannot tell those from filler any better.
+ * - partial: some evidence (meaning well above a typical profile, or some of the need's words) and a fused
+ *   score close to the query's best (`partialShare` of it; `partialShareBesideStrong` when a strong match
+ *   exists): may fit, check. Kept so that the right company is not hidden when the evidence is thin
+ *   (paraphrases, other languages); a result scoring far below the best is filler however much evidence it has.
  * - weak: shares words or meaning only; returned only on request.
  */
 import fs from 'node:fs';
@@ -59,6 +61,10 @@ export interface RelevanceThresholds {
   strongBestMargin: number;
   partialLift: number;
   partialKeyword: number;
+  /** A partial result must score at least this share of the query's best fused score (no strong match among the candidates)… */
+  partialShare: number;
+  /** …or this share when a strong match exists (beside an exact match, a distant one is filler). */
+  partialShareBesideStrong: number;
   /** Requests of at most this many words (after stop words) are judged by the word that names the need (QueryBaseline.headUnmatched). */
   headMaxWords: number;
 }
@@ -70,6 +76,8 @@ export const defaultRelevance: RelevanceThresholds = {
   strongBestMargin: 0.02,
   partialLift: 0.12,
   partialKeyword: 0.03,
+  partialShare: 0.7,
+  partialShareBesideStrong: 0.75,
   headMaxWords: 6,
 };
 
@@ -80,4 +88,22 @@ export function relevanceOf(e: MatchEvidence, base: QueryBaseline, t: RelevanceT
   if (e.name >= t.strongName || e.keyword >= t.strongKeyword || (lift >= t.strongLift && belowBest <= t.strongBestMargin)) return 'strong';
   if (lift >= t.partialLift || e.keyword >= t.partialKeyword) return 'partial';
   return 'weak';
+}
+
+/**
+ * The verdicts of one query's candidates, relative to each other: a partial result whose fused score is far
+ * below the best candidate's is weak. The fused score orders candidates well (judged relevant ones
+ * outrank filler in 90 % of pairs) but its absolute value means nothing across queries, so the cut is a
+ * share of the best.
+ */
+export function withRelativeCut<T extends { score: number; relevance: Relevance }>(ranked: T[], t: RelevanceThresholds = defaultRelevance): T[] {
+  let best = 0;
+  let strong = false;
+  for (const r of ranked) {
+    if (r.relevance === 'weak') continue;
+    best = Math.max(best, r.score);
+    if (r.relevance === 'strong') strong = true;
+  }
+  const floor = best * (strong ? t.partialShareBesideStrong : t.partialShare);
+  return ranked.map((r) => (r.relevance === 'partial' && r.score < floor ? { ...r, relevance: 'weak' as const } : r));
 }

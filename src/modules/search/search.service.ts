@@ -1,7 +1,7 @@
 import { searchAnswers, timedStage } from '../../platform/outcomes.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { defaultRelevance, relevanceOf, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
+import { defaultRelevance, relevanceOf, withRelativeCut, type MatchEvidence, type Relevance, type RelevanceThresholds } from './relevance.js';
 import { headTerm } from '../../lib/search-query.js';
 import { isPostFiltered, passes, postFilterOf, type PostFilter } from './search.post-filter.js';
 import type { BrowseSort, CorpusStats, PostFilterFacts, SearchFilters, SearchRepo, SearchSort } from './search.repo.js';
@@ -177,7 +177,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     const head = headTerm(need.terms);
     const headUnmatched = head !== undefined && unmatched.includes(head);
     const baseline = { typical: need.typical, best: [...verdictEvidence.values()].reduce((m, e) => Math.max(m, e.cosine ?? 0), 0), headUnmatched };
-    ranked = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
+    ranked = withRelativeCut(ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) })), thresholds);
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
     const { facts: postFacts, ratings } = await postFilterInputs(ranked.map((r) => r.id), post, sort);

@@ -382,6 +382,7 @@ describe('public search page: the relevance verdicts in plain sentences (issue 3
       companyFixture({ name: 'Nordlicht VFX', category: 'Media & Entertainment', industry: 'Visual effects', description: 'Visual effects and 3D animation studio in Munich for films and commercials.', country: 'Germany', city: 'Munich', address: 'Bavariafilmplatz 7, Munich', service_type: 'hybrid', keywords: ['vfx', 'animation'] }),
       companyFixture({ ...dental, name: 'Shibuya Dental Clinic', city: 'Tokyo', country: 'Japan', address: '1-2-3 Shibuya, Tokyo', service_type: 'local' }),
       companyFixture({ name: 'Ledgerly', city: 'Berlin', category: 'Finance', industry: 'Accounting software', description: 'Bookkeeping and payroll software for small companies.', service_type: 'remote' }),
+      companyFixture({ name: 'Zeitwerk HR', city: 'Hamburg', category: 'Technology', industry: 'HR software', description: 'HR and time tracking for small teams: leave planning, shift rotas and monthly salary exports for your accountant.', service_type: 'remote' }),
       companyFixture({ name: 'Spree Plumbing', city: 'Berlin', category: 'Construction & Home Services', industry: 'Plumbing', description: 'Emergency plumbers for burst pipes and boilers.', keywords: ['plumber'], service_type: 'local' }),
     ]);
   });

@@ -3152,7 +3152,7 @@ export interface components {
                 /** @description Published reviews (from customers of proposals the company approved) */
                 count: number;
             };
-            /** @description How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request), weak (shares words or meaning only; returned only with include_weak=true). null when listing without q */
+            /** @description How well the company meets the need in q, judged on its own evidence (not its rank): strong (does what was asked), partial (an adjacent service or part of the request, scoring close to the best result), weak (shares words or meaning only, or scores far below the best; returned only with include_weak=true). null when listing without q */
             relevance?: "strong" | "partial" | "weak" | null;
             /** @description remote, local, nationwide or hybrid */
             service_type: "remote" | "local" | "nationwide" | "hybrid";
