@@ -21,6 +21,7 @@ import { createCompaniesService, type CompaniesService } from './modules/compani
 import { createToolsService, type ToolsService } from './modules/companies/tools.service.js';
 import { createCrawlRepo } from './modules/crawl/crawl.repo.js';
 import { createWebsiteChecksRepo } from './modules/crawl/website-checks.repo.js';
+import { createHeldFieldsRepo } from './modules/crawl/held-fields.repo.js';
 import { createCrawlService, type CrawlService } from './modules/crawl/crawl.service.js';
 import { createMcpService, type McpService } from './modules/mcp/mcp.service.js';
 import { createOwnershipService, type OwnershipService } from './modules/ownership/ownership.service.js';
@@ -150,7 +151,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   });
   const system = createSystemService({ config, db, embeddings, jobs, vectorIndexStatus: () => search.vectorIndexStatus(), replicas: () => reads.status() });
   const crawl = createCrawlService({
-    repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), companies, embeddings,
+    repo: createCrawlRepo(db), checks: createWebsiteChecksRepo(db), held: createHeldFieldsRepo(db), companies, embeddings,
     notifyOwners: async (companyId, m) => {
       for (const to of await ownership.ownerEmailsOf(companyId)) await mail.send({ to, ...m });
     }, llm, jobs, config, log, ownership,
@@ -191,7 +192,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     leads: { send: (companyId, input, ip) => proposals.requestFromPerson('widget', companyId, input, ip) },
   });
   const tools = createToolsService({
-    db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, websiteChecks: crawl,
+    db, companies, llm, baseUrl: config.baseUrl, audit: recordAudit, ownedCompanyIds: ownership.companyIdsOf, websiteChecks: crawl, heldFields: crawl,
     subscriptions: createSubscriptionGrants(db),
     // An SVG costs up to seconds of a core to draw: a few per caller per ten minutes.
     svgLogoLimiter: limits.limiter('logo.svg', { limit: 6, windowMs: 10 * 60_000 }),

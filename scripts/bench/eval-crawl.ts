@@ -12,11 +12,16 @@
  * confidence (provenance) but no separate publish threshold, the precision of the values filled in
  * at or above a few confidence cuts (the analyser's floors, then 0.7, 0.8, 0.9). The development
  * set's failures are printed grouped by field; the held-out set's never are (scores only).
+ *
+ * Then, per set and field, what the publish thresholds (PUBLISH_THRESHOLD, crawl.types.ts) do: the precision of
+ * the values published (at or above the threshold), their coverage (published / sites) and how many filled values
+ * are held for the owner instead (and how many of those were right). On the development set it also prints the
+ * rule's cut (the lowest one, in steps of 0.05 from the floor, with precision ≥ 97 %), which the table must equal.
  */
 import { EVAL_SITES, HOLDOUT_SITES, HOURS_SITES, PRICE_SITES, SERVICE_PRICE_SITES, type EvalSite } from '../../test/eval/crawl/sites/index.js';
 import { EVAL_FIELDS, evaluate, evaluateFixtures, evaluateHours, evaluatePrices, evaluateServicePrices, precisionAbove, type EvalReport } from '../../test/eval/crawl/harness.js';
 import { REAL_DEV_SITES, REAL_HOLDOUT_SITES } from '../../test/eval/crawl/real/index.js';
-import { CONFIDENCE_FLOOR } from '../../src/modules/crawl/crawl.types.js';
+import { CONFIDENCE_FLOOR, PUBLISH_THRESHOLD } from '../../src/modules/crawl/crawl.types.js';
 
 const showMisses = process.argv.includes('--misses');
 const t0 = Date.now();
@@ -37,11 +42,31 @@ function precision(r: EvalReport) {
     console.log(`  ${f.padEnd(8)} precision of filled values by confidence  ${parts.join('  ')}`);
   }
 }
+const floorOf = (f: (typeof EVAL_FIELDS)[number]) => (f === 'country' ? 0.5 : CONFIDENCE_FLOOR[f]);
+const pct = (a: number, b: number) => (b ? `${((a / b) * 100).toFixed(1)} %` : 'n/a');
+/** The rule the thresholds follow: the lowest cut (steps of 0.05 from the floor) with precision ≥ 97 %. */
+function ruleCut(r: EvalReport, f: (typeof EVAL_FIELDS)[number]): number | undefined {
+  for (let t = floorOf(f); t <= 1.0001; t = Math.round((t + 0.05) * 100) / 100) {
+    const { kept, right } = precisionAbove(r, f, t);
+    if (kept && right / kept >= 0.97) return t;
+  }
+  return undefined;
+}
+function published(r: EvalReport, dev: boolean) {
+  for (const f of EVAL_FIELDS) {
+    const t = PUBLISH_THRESHOLD[f];
+    const { kept, right } = precisionAbove(r, f, t);
+    const held = r.scored[f].filter((s) => s.confidence < t);
+    const rule = dev ? `  (dev rule's cut ${ruleCut(r, f)?.toFixed(2) ?? 'none'}${ruleCut(r, f) === t ? '' : ' ≠ table'})` : '';
+    console.log(`  ${f.padEnd(8)} published ≥${t.toFixed(2)}: precision ${right}/${kept} = ${pct(right, kept)}, coverage ${kept}/${r.sites} = ${pct(kept, r.sites)}, held ${held.length} (${held.filter((s) => s.ok).length} of them right)${rule}`);
+  }
+}
 async function reportReal(title: string, sites: EvalSite[], showFailures: boolean) {
   const r = await evaluate(sites);
   console.log(`${title}: ${r.sites} sites (deterministic analyser, no LLM)`);
   for (const f of EVAL_FIELDS) console.log(`  ${f.padEnd(8)} ${String(r.right[f]).padStart(3)}/${r.sites} = ${(r.accuracy[f] * 100).toFixed(1)} %`);
   precision(r);
+  published(r, showFailures);
   if (!showFailures) return;
   for (const f of EVAL_FIELDS) {
     const misses = r.misses.filter((m) => m.split(' ')[1] === `${f}:`);

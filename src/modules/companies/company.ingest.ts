@@ -63,7 +63,7 @@ async function backfill<Row extends { id: string }, Update>(
 }
 
 /** The crawl's profile merged into the stored one: fields set by hand, verification, featuring and the website are kept, and nothing found is blanked. */
-function mergeCrawled(existing: CompanyRecord, next: CompanyFields): Omit<CrawlSaveResult, 'row' | 'outcome'> & { fields: CompanyFields } {
+function mergeCrawled(existing: CompanyRecord, next: CompanyFields, held: ReadonlySet<string>): Omit<CrawlSaveResult, 'row' | 'outcome'> & { fields: CompanyFields } {
   const edited = new Set(existing.owner_edited_fields);
   // What no crawl reads (the owner's service areas) stays as stored, like verification and the website.
   const merged: Record<string, unknown> = {
@@ -79,7 +79,8 @@ function mergeCrawled(existing: CompanyRecord, next: CompanyFields): Omit<CrawlS
     if (edited.has(ownedBy)) {
       after = before;
       if (f !== 'country_code') kept.push(f);
-    } else if (isEmpty(after) && !isEmpty(before)) {
+    } else if (held.has(ownedBy) || (isEmpty(after) && !isEmpty(before))) {
+      // a value held for the owner (below its publish threshold) leaves the stored one as it is
       after = before;
     }
     merged[f] = after;
@@ -140,17 +141,19 @@ export function createCompanyIngest({ db, embeddings }: { db: Db; embeddings: Em
     /**
      * Saves a crawled profile: creates the company, or updates the live one with the same
      * domain without touching fields its owner edited by hand, verification, featuring or the
-     * website, and without blanking a field the crawl did not find. Returns what changed.
+     * website, and without blanking a field the crawl did not find. Fields in `held` (values the crawl holds
+     * for the owner to confirm) keep their stored value and are not stamped as read. Returns what changed.
      */
-    async saveCrawled(input: CompanyInput): Promise<CrawlSaveResult> {
+    async saveCrawled(input: CompanyInput, options: { held?: readonly string[] } = {}): Promise<CrawlSaveResult> {
       const next = normalizeCompany({ ...input, source: 'crawl' });
       const existing = await repo.findByDomain(next.domain);
-      const { fields, changes, kept } = existing ? mergeCrawled(existing, next) : { fields: next, changes: {}, kept: [] };
+      const held = new Set(options.held ?? []);
+      const { fields, changes, kept } = existing ? mergeCrawled(existing, next, held) : { fields: next, changes: {}, kept: [] };
       // Nothing to embed (a site that states no description or services) keeps the old vector.
       const embedding = embeddingText(fields) === '' ? undefined : await embeddingFor(embeddings, existing, fields);
       const { row, outcome } = await repo.upsertByDomain(fields, embedding ?? null);
       // Freshness: every field the crawl read is confirmed now (read again unchanged counts), except those kept by hand.
-      const read = (Object.keys(next) as (keyof typeof next)[]).filter((f) => f !== 'source' && f !== 'domain' && f !== 'website_url' && !kept.includes(f) && hasValue(next[f]));
+      const read = (Object.keys(next) as (keyof typeof next)[]).filter((f) => f !== 'source' && f !== 'domain' && f !== 'website_url' && !kept.includes(f) && !held.has(f) && hasValue(next[f]));
       const stamped = read.length ? await repo.stampSources(row.id, stampsFor(read, 'crawl')) : undefined;
       return { row: stamped ?? row, outcome, changes, kept };
     },

@@ -20,6 +20,8 @@ import {
 import { photosRoutes } from './photos.routes.js';
 import { toolsRoutes } from './tools.routes.js';
 import { toolSchemas } from './tools.schemas.js';
+import { heldFieldsRoutes } from './held-fields.routes.js';
+import { heldFieldSchemas } from './held-fields.schemas.js';
 import { websiteCheckRoutes } from './website-check.routes.js';
 import { websiteCheckSchemas } from './website-check.schemas.js';
 
@@ -50,6 +52,7 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     CategoriesResponseSchema,
     ...toolSchemas,
     ...websiteCheckSchemas,
+    ...heldFieldSchemas,
   ],
   async agentRoutes(agent, { companies, reachability, reviews }) {
     await agent.register(companiesRoutes, { companies, reachabilityOf: reachability, ratingsOf: reviews.ratings });
@@ -58,5 +61,6 @@ export const companiesModule: HttpModule<CompaniesModuleDeps> = {
     await app.register(toolsRoutes, { prefix: '/api/tools', tools, guards });
     await app.register(photosRoutes, { prefix: '/api/tools', tools, guards });
     await app.register(websiteCheckRoutes, { prefix: '/api/tools', tools, guards });
+    await app.register(heldFieldsRoutes, { prefix: '/api/tools', tools, guards });
   },
 };

@@ -13,6 +13,7 @@ import { createCompanyListingsRepo } from './company-listings.repo.js';
 import { createToolsAdmin, SubscriptionStatuses } from './tools.admin.js';
 import { createToolsAiEdit } from './tools.ai-edit.js';
 import { createToolsPhotos } from './tools.photos.js';
+import { createToolsHeldFields, type HeldFieldsPort } from './tools.held-fields.js';
 import { createToolsWebsiteCheck, type WebsiteChecksPort } from './tools.website-check.js';
 import { createToolsEditing, type SubscriptionRecords } from './tools.editing.js';
 import type { ToolDetailResponse, ToolResponse } from './tools.schemas.js';
@@ -34,6 +35,8 @@ export interface ToolsServiceDeps {
   svgLogoLimiter?: { hit(key: string): Promise<{ ok: boolean; retryAfterSeconds: number }> };
   /** The crawl module's monthly website checks and their suggestions. */
   websiteChecks: WebsiteChecksPort;
+  /** The crawl module's values held below their publish threshold (issue 40). */
+  heldFields: HeldFieldsPort;
   /** Webhook events: a company losing its verification is recorded in the same transaction, then dispatched. */
   events?: {
     companyUnverified(q: Queryable, companyId: string): Promise<void>;
@@ -44,7 +47,7 @@ export interface ToolsServiceDeps {
 /**
  * Company management (the spec's "tools" routes): what owners and administrators read and change.
  * Verb groups: reading, editing, deleting and the logo here; the AI edit in tools.ai-edit.ts; the gallery in tools.photos.ts;
- * the monthly website check in tools.website-check.ts;
+ * the monthly website check in tools.website-check.ts; the crawl's held values in tools.held-fields.ts;
  * administrator actions in tools.admin.ts; what they share in tools.editing.ts.
  */
 export function createToolsService(deps: ToolsServiceDeps) {
@@ -129,6 +132,7 @@ export function createToolsService(deps: ToolsServiceDeps) {
   return {
     ...service,
     ...createToolsWebsiteCheck({ checks: deps.websiteChecks, getRow, validatePatch, update: service.update, uploadPhoto: photos.uploadPhoto }),
+    ...createToolsHeldFields({ held: deps.heldFields, getRow, validatePatch, update: service.update }),
   };
 }
 

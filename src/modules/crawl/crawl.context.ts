@@ -11,6 +11,7 @@ import type { CompaniesService } from '../companies/companies.service.js';
 import type { Analyser } from './crawl.analyse.js';
 import type { CrawlEvent, Engine } from './crawl.engine.js';
 import type { CrawlRepo } from './crawl.repo.js';
+import type { HeldFieldsRepo } from './held-fields.repo.js';
 import type { WebsiteChecksRepo } from './website-checks.repo.js';
 
 /** What every verb group of the crawl service shares: its dependencies, the engine, and the rules on who may crawl what. */
@@ -18,6 +19,8 @@ export interface CrawlServiceDeps {
   repo: CrawlRepo;
   /** Monthly website checks and the suggestions crawls leave for owners. */
   checks: WebsiteChecksRepo;
+  /** Crawled values below their publish threshold, waiting for an owner or an administrator (issue 40). */
+  held: HeldFieldsRepo;
   companies: CompaniesService;
   embeddings: EmbeddingProvider;
   llm?: LlmClient | undefined;

@@ -2,7 +2,7 @@ import type { FoundAddress } from '../../lib/address.js';
 import { countryCode } from '../../lib/countries.js';
 import { chooseName, domainLabel, nameKey } from '../../lib/org-name.js';
 import { choosePhone, parsePhone, type PhoneCandidate } from '../../lib/phone.js';
-import { type AnalysedProfile, type FieldSource, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
+import { type AnalysedProfile, type FieldSource, type CityDoubt, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
 
 /**
  * Who the site belongs to and where to reach it, each field with where it came from (page,
@@ -23,6 +23,13 @@ export function tldCountry(domain: string): string | undefined {
 const AU_AREA: Record<string, string> = { NSW: '02', ACT: '02', VIC: '03', TAS: '03', QLD: '07', SA: '08', WA: '08', NT: '08' };
 
 const LANG_COUNTRY: Record<string, string> = { de: 'DE', fr: 'FR', it: 'IT', es: 'ES', nl: 'NL', pt: 'PT', pl: 'PL', sv: 'SE', da: 'DK', nb: 'NO', no: 'NO', fi: 'FI', cs: 'CZ', el: 'GR', hu: 'HU', ro: 'RO', ja: 'JP' };
+
+/**
+ * What lowers a town's confidence (chosen on the real-page development set, issue 40): the wrong towns there were
+ * one of several towns a site shows with nothing marking the main one, or an address written once on a site
+ * with no phone number (a mailbox, a region's office).
+ */
+const CITY_DOUBT = { rivalsUnconfirmed: 0.2, rivalsConfirmed: 0.05, oneMentionNoPhone: 0.15 } as const;
 
 const MAIN_LABEL = /head\s?office|headquarters|\bhq\b|corporate|main office|registered office|siège/i;
 
@@ -90,6 +97,28 @@ export function identify(m: Material): Identity {
     locations.push({ line: a.line, city: a.city, region: a.region, postal_code: a.postalCode, country: a.country, label: a.label, url: a.url, confidence: a.confidence, ...(phone ? { phone } : {}) });
   }
 
+  // 5. How much the site confirms a town: other towns competing with it, the main number or a head-office label next to it
+  const cityDoubt = (city: string): CityDoubt => {
+    const key = city.toLowerCase();
+    const blocks = found.filter((a) => a.city.toLowerCase() === key);
+    const rivals = new Set(found.filter((a) => a.city && a.city.toLowerCase() !== key).map((a) => a.city.toLowerCase())).size;
+    const confirmed = blocks.some((a) => MAIN_LABEL.test(a.label) || (!sharedPhone && nearMainPhone(a)));
+    const reasons: string[] = [];
+    let penalty = 0;
+    if (rivals && !confirmed) {
+      penalty += CITY_DOUBT.rivalsUnconfirmed;
+      reasons.push('other towns on the site, none marked as the main one');
+    } else if (rivals) {
+      penalty += CITY_DOUBT.rivalsConfirmed;
+      reasons.push('other towns on the site');
+    }
+    if (!phone && blocks.length <= 1) {
+      penalty += CITY_DOUBT.oneMentionNoPhone;
+      reasons.push('written once, no phone number to confirm it');
+    }
+    return { penalty, reasons };
+  };
+
   const name = chooseName(pages.map((p) => ({ names: p.contact.names, url: p.url })), m.domain);
   return {
     name: name ? { value: name.value, method: name.source, url: name.url, confidence: name.confidence } : undefined,
@@ -105,6 +134,7 @@ export function identify(m: Material): Identity {
         : undefined,
     address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence } : undefined,
     locations: locations.slice(0, 20),
+    cityDoubt,
   };
 }
 

@@ -171,7 +171,16 @@ export function locate(m: Material): { city: string; country: string; address: s
  * shape (checked against the gazetteer); then the older line heuristics, whose city is kept only
  * when the gazetteer knows it; the country last from the TLD or the phone's prefix.
  */
-export function locateWith(m: Material, id: Identity): { city: string; country: string; address: string; method: string; url: string; confidence: number } {
+export function locateWith(m: Material, id: Identity): Located {
+  const l = locateRaw(m, id);
+  // the town's (and so the address's) confidence less what the site's other addresses put in doubt; the country keeps its own
+  const doubt = l.city ? id.cityDoubt(l.city).penalty : 0;
+  return { ...l, cityConfidence: Math.max(0, Math.round((l.confidence - doubt) * 100) / 100) };
+}
+
+type Located = { city: string; country: string; address: string; method: string; url: string; confidence: number; cityConfidence: number };
+
+function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> {
   if (m.structuredAddress && (m.structuredAddress.city || m.structuredAddress.country)) {
     const found = locate(m);
     // the structured address names no town: a town read from the page's lines must be one the gazetteer knows ("© 2025 HOMMÉS STUDIO" is no postcode and town)
@@ -193,8 +202,8 @@ export function provenanceOf(m: Material, id: Identity, name: string, loc: Retur
   const out: Record<string, FieldSource> = {};
   out.name = id.name && id.name.value === name ? id.name : { value: name, method: 'fallback', url: m.home?.url ?? '', confidence: 0.2 };
   if (id.phone) out.phone = { value: id.phone.e164, method: id.phone.method, url: id.phone.url, confidence: id.phone.confidence };
-  if (loc.city) out.city = { value: loc.city, method: loc.method, url: loc.url, confidence: loc.confidence };
-  if (loc.address) out.address = { value: loc.address, method: loc.method, url: loc.url, confidence: loc.confidence };
+  if (loc.city) out.city = { value: loc.city, method: loc.method, url: loc.url, confidence: loc.cityConfidence };
+  if (loc.address) out.address = { value: loc.address, method: loc.method, url: loc.url, confidence: loc.city ? loc.cityConfidence : loc.confidence };
   if (loc.country) out.country = loc.city ? { value: loc.country, method: loc.method, url: loc.url, confidence: loc.confidence } : (id.country ?? { value: loc.country, method: 'address-line', url: '', confidence: 0.5 });
   return out;
 }

@@ -8,6 +8,7 @@ import type { AnalysedProfile } from './crawl.analyse.js';
 import { CrawlFailure, type CrawlCtx, type CrawlRunOptions } from './crawl.context.js';
 import type { CrawlEvent, CrawlOutcome } from './crawl.engine.js';
 import { FetchError } from './crawl.fetcher.js';
+import { holdBelowThreshold, recordHeld } from './crawl.held.js';
 import { assembleMaterial } from './crawl.material.js';
 import { branchLocations, pagesToStore } from './crawl.views.js';
 import type { FieldChange, SuggestedPhoto } from './website-checks.repo.js';
@@ -144,7 +145,10 @@ function keptChanges(company: CompanyRecord, changes: Record<string, FieldChange
 /** The analysed profile saved as the company (owner edits kept), and this crawl's pages as its stored pages. */
 async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome, profile: AnalysedProfile, hooks: PipelineHooks, jobId: number | null, suggestWhat?: 'photos') {
   const { companies, repo, config } = ctx.deps;
-  const saved = await companies.saveCrawled(profileInput(target, outcome, profile));
+  // Values below their publish threshold are not written: they wait for the owner or an administrator (issue 40).
+  const { input, held } = holdBelowThreshold(profileInput(target, outcome, profile), profile, target.domain);
+  const saved = await companies.saveCrawled(input, { held: held.map((h) => h.field) });
+  const waiting = await recordHeld(ctx, saved.row, held, jobId);
   // The widget answers from these: the company's stored pages become exactly this crawl's pages.
   const stored = pagesToStore(outcome.pages, config.crawl.maxPages);
   await repo.replacePages(saved.row.id, stored);
@@ -153,7 +157,7 @@ async function saveProfile(ctx: CrawlCtx, target: Target, outcome: CrawlOutcome,
     at: new Date().toISOString(),
     stage: 'save',
     message: `company ${saved.outcome}`,
-    data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept, pages_stored: stored.length },
+    data: { company_id: saved.row.id, changed: changes.map((c) => c.field), kept_owner_edits: saved.kept, held_for_owner: waiting.map((h) => h.field), pages_stored: stored.length },
   });
   // Pictures are proposed, never published: only the owner puts a photo in the gallery.
   const suggestion = suggestWhat === 'photos' ? await suggest(ctx, saved.row, outcome, jobId, undefined) : undefined;

@@ -9,6 +9,7 @@ import { CRAWL_JOB, crawlNow, runJob, startCrawl } from './crawl.jobs.js';
 import type { CrawlJobProgress, CrawlJobView, CrawlRequest } from './crawl.schemas.js';
 import { toJobView, toProvenance } from './crawl.views.js';
 import { createWebsiteChecks, WEBSITE_CHECK_JOB } from './crawl.website-checks.js';
+import { createHeldFields } from './crawl.held.js';
 
 export { PAGE_TEXT_MAX_CHARS, pagesToStore, parseTarget, toJobView } from './crawl.views.js';
 export { CRAWL_JOB } from './crawl.jobs.js';
@@ -103,7 +104,7 @@ export function createCrawlService(deps: CrawlServiceDeps) {
   jobs.define<object>({ name: WEBSITE_CHECK_JOB, retryLimit: 1, expireInSeconds: 10 * 60, handler: async () => void (await websiteChecks.queueDueChecks()) });
   jobs.schedule(WEBSITE_CHECK_JOB, '41 * * * *');
 
-  return { ...service, ...websiteChecks };
+  return { ...service, ...websiteChecks, ...createHeldFields(ctx) };
 }
 
 export type CrawlService = ReturnType<typeof createCrawlService>;

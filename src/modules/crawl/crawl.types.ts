@@ -67,9 +67,27 @@ export interface Identity {
   /** The main address found by shape, when no structured address exists. */
   address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string }) | undefined;
   locations: SiteLocation[];
+  /** How far the site's other addresses put a town in doubt (lowers the city's confidence). */
+  cityDoubt: (city: string) => CityDoubt;
+}
+
+export interface CityDoubt {
+  penalty: number;
+  reasons: string[];
 }
 
 export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
+
+/**
+ * The publish thresholds (issue 40): a crawled value at or above its field's threshold is written to the public
+ * profile; one below it (and above the floor) is held for the owner or an administrator to confirm. Each is the
+ * lowest cut, in steps of 0.05 from the field's floor, at which the values on the real-page development set are
+ * right at least 97 % of the time (`npm run eval:crawl` prints that cut next to this table, and the held-out
+ * precision). The address states the town, so it follows the city.
+ */
+export const PUBLISH_THRESHOLD = { name: 0.35, phone: 0.5, city: 0.85, country: 0.5, address: 0.85 } as const;
+export type PublishedField = keyof typeof PUBLISH_THRESHOLD;
+export const PUBLISHED_FIELDS = Object.keys(PUBLISH_THRESHOLD) as PublishedField[];
 
 /** A city written in a line-based fallback is only kept when the gazetteer knows it. */
 export function knownCity(city: string, country?: string): boolean {

@@ -1173,6 +1173,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tools/{tool_id}/held-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Values a crawl read but was not sure of (owner or admin)
+         * @description A name, phone, city, country or address read below its publish threshold is not published: it waits here until it is used or dismissed.
+         */
+        get: operations["tools.heldFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/held-fields/{held_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a held value: it is written to the profile (owner or admin)
+         * @description The value becomes your edit, as if made in the profile form: in the history, searchable at once, kept by later crawls. 404 when it is no longer waiting.
+         */
+        post: operations["tools.acceptHeldField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/{tool_id}/held-fields/{held_id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a held value: it is not published nor offered again (owner or admin) */
+        post: operations["tools.dismissHeldField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/{tool_id}/history": {
         parameters: {
             query?: never;
@@ -2564,6 +2621,12 @@ export interface components {
             }[];
             version: string;
         };
+        AcceptHeldFieldResult: {
+            accepted: components["schemas"]["HeldField"];
+            company: components["schemas"]["ToolDetailResponse"];
+            /** @description What is still waiting */
+            held: components["schemas"]["HeldField"][];
+        };
         AcceptSuggestionResult: {
             applied_fields: string[];
             check: components["schemas"]["WebsiteCheck"];
@@ -3344,6 +3407,11 @@ export interface components {
             store: "pglite" | "postgres";
             version: string;
         };
+        DismissHeldFieldResult: {
+            dismissed: components["schemas"]["HeldField"];
+            /** @description What is still waiting */
+            held: components["schemas"]["HeldField"][];
+        };
         Error: {
             /** @description Machine-readable error code: validation, bad_request, unauthorized, forbidden, not_found, conflict, gone, payment_required, payload_too_large, unsupported_media_type, rate_limited, internal, unavailable, upstream_timeout, … */
             code?: string;
@@ -3386,6 +3454,26 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok";
+        };
+        HeldField: {
+            /** @description How sure the crawl was (below the field's publish threshold, so it was not published) */
+            confidence: number;
+            /** @description The profile field the value is for */
+            field: "name" | "phone" | "city" | "country" | "address";
+            /** Format: date-time */
+            found_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description How it was read: jsonld, tel, address-shape, structured-address, tld... */
+            method: string;
+            /** @description The page it was read on */
+            source_url: string;
+            /** @description What the crawl read */
+            value: string;
+        };
+        HeldFields: {
+            /** @description Values a crawl read but was not sure of; none is on the public profile until it is used */
+            held: components["schemas"]["HeldField"][];
         };
         InsightsClearResponse: {
             category: string;
@@ -8371,6 +8459,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ToolDetailResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.heldFields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Company (tool) id */
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldFields"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.acceptHeldField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                held_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptHeldFieldResult"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tools.dismissHeldField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                held_id: string;
+                tool_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DismissHeldFieldResult"];
                 };
             };
             /** @description Default Response */

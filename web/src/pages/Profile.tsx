@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { Empty, ErrorBox, Loading, Success, fmtDate, useTitle } from '../ui';
 import { Logo, Photos } from './ProfileMedia';
+import { HeldFields } from './ProfileHeldFields';
 import { WebsiteCheck } from './ProfileWebsiteCheck';
 import { PriceForm, ServicePricesForm } from './ProfilePrices';
 import { SocialLinksForm } from './ProfileLinks';
@@ -362,6 +363,7 @@ export default function Profile() {
       <CompanyTabs id={id} />
       <h1>{tool.data.name}: profile</h1>
       <p className="hint"><a href={tool.data.profile_url}>Public profile</a> · updated {fmtDate(tool.data.updated_at)}</p>
+      <HeldFields tool={tool.data} />
       <AiEditPanel tool={tool.data} prefill={instruction} />
       <ProfileForm tool={tool.data} />
       <HoursForm tool={tool.data} />

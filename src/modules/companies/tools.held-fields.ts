@@ -1,0 +1,62 @@
+import type { Actor } from '../../platform/auth.js';
+import type { CompanyRecord } from './company.record.js';
+import type { ToolDetailResponse } from './tools.schemas.js';
+
+/** A crawled value below its publish threshold, waiting for the owner or an administrator (issue 40). */
+export interface HeldField {
+  id: string;
+  field: 'name' | 'phone' | 'city' | 'country' | 'address';
+  value: string;
+  confidence: number;
+  source_url: string;
+  method: string;
+  found_at: string;
+}
+
+/** The crawl module's held fields, as the owner's screens use them (services.ts wires the crawl service in). */
+export interface HeldFieldsPort {
+  heldFields(companyId: string): Promise<HeldField[]>;
+  decideHeldField(companyId: string, id: string, status: 'accepted' | 'dismissed'): Promise<HeldField>;
+}
+
+export interface ToolsHeldFieldsDeps {
+  held: HeldFieldsPort;
+  getRow(id: string): Promise<CompanyRecord>;
+  /** The owner's edit's own checks, run before the value is taken. */
+  validatePatch(raw: unknown): unknown;
+  /** The owner's edit (PUT /api/tools/{id}): history, freshness stamps, search index, the change feed. */
+  update(id: string, raw: unknown, actor: Actor): Promise<ToolDetailResponse>;
+}
+
+/**
+ * The values a crawl was not sure of: list them, use one (it becomes the caller's edit, like a change made in
+ * the profile form: kept by later crawls, in the history, searchable) or dismiss it (not offered again).
+ */
+export function createToolsHeldFields({ held, getRow, validatePatch, update }: ToolsHeldFieldsDeps) {
+  const open = async (id: string, heldId: string) => {
+    const found = (await held.heldFields(id)).find((h) => h.id === heldId);
+    return found;
+  };
+  return {
+    async heldFields(id: string): Promise<{ held: HeldField[] }> {
+      await getRow(id);
+      return { held: await held.heldFields(id) };
+    },
+
+    async acceptHeldField(id: string, heldId: string, actor: Actor): Promise<{ accepted: HeldField; held: HeldField[]; company: ToolDetailResponse }> {
+      await getRow(id);
+      const found = await open(id, heldId);
+      // the edit's own rules first: a value that cannot be saved is refused before it is taken
+      if (found) validatePatch({ [found.field]: found.value });
+      const accepted = await held.decideHeldField(id, heldId, 'accepted');
+      const company = await update(id, { [accepted.field]: accepted.value }, actor);
+      return { accepted, held: await held.heldFields(id), company };
+    },
+
+    async dismissHeldField(id: string, heldId: string): Promise<{ dismissed: HeldField; held: HeldField[] }> {
+      await getRow(id);
+      const dismissed = await held.decideHeldField(id, heldId, 'dismissed');
+      return { dismissed, held: await held.heldFields(id) };
+    },
+  };
+}

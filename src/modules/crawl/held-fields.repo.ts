@@ -1,0 +1,56 @@
+import type { Queryable } from '../../platform/db.js';
+
+/** A crawled value below its publish threshold, waiting for an owner or an administrator (migration 0038). */
+export interface HeldFieldRow {
+  id: string;
+  company_id: string;
+  crawl_job_id: number | null;
+  field: string;
+  value: string;
+  confidence: number;
+  source_url: string;
+  method: string;
+  status: 'pending' | 'accepted' | 'dismissed';
+  created_at: Date;
+  decided_at: Date | null;
+}
+
+export type NewHeldField = Pick<HeldFieldRow, 'field' | 'value' | 'confidence' | 'source_url' | 'method'>;
+
+const COLUMNS = 'id, company_id, crawl_job_id, field, value, confidence, source_url, method, status, created_at, decided_at';
+
+/** The held crawl fields: the crawl module is their one writer. */
+export function createHeldFieldsRepo(db: Queryable) {
+  return {
+    async pending(companyId: string): Promise<HeldFieldRow[]> {
+      return db.query<HeldFieldRow>(`SELECT ${COLUMNS} FROM crawl_held_fields WHERE company_id = $1 AND status = 'pending' ORDER BY field`, [companyId]);
+    },
+
+    /** Field and value pairs an owner or administrator dismissed before (never offered again). */
+    async dismissed(companyId: string): Promise<Set<string>> {
+      const rows = await db.query<{ field: string; value: string }>(`SELECT field, value FROM crawl_held_fields WHERE company_id = $1 AND status = 'dismissed'`, [companyId]);
+      return new Set(rows.map((r) => `${r.field}\u0000${r.value}`));
+    },
+
+    /** The company's open held fields become these (a newer crawl replaces what an older one held). */
+    async replacePending(companyId: string, crawlJobId: number | null, held: NewHeldField[]): Promise<void> {
+      await db.query(`DELETE FROM crawl_held_fields WHERE company_id = $1 AND status = 'pending'`, [companyId]);
+      for (const h of held) {
+        await db.query(
+          `INSERT INTO crawl_held_fields (company_id, crawl_job_id, field, value, confidence, source_url, method) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [companyId, crawlJobId, h.field, h.value, h.confidence, h.source_url, h.method],
+        );
+      }
+    },
+
+    /** Closes the open held field `id`; undefined when it is not open (decided already, replaced by a newer crawl). */
+    async decide(companyId: string, id: string, status: 'accepted' | 'dismissed'): Promise<HeldFieldRow | undefined> {
+      return (await db.query<HeldFieldRow>(
+        `UPDATE crawl_held_fields SET status = $3, decided_at = now() WHERE id = $1 AND company_id = $2 AND status = 'pending' RETURNING ${COLUMNS}`,
+        [id, companyId, status],
+      ))[0];
+    },
+  };
+}
+
+export type HeldFieldsRepo = ReturnType<typeof createHeldFieldsRepo>;
