@@ -1,4 +1,5 @@
 import type { Actor } from '../../platform/auth.js';
+import { AppError } from '../../platform/errors.js';
 import type { CompanyRecord } from './company.record.js';
 import type { ToolDetailResponse } from './tools.schemas.js';
 
@@ -46,10 +47,11 @@ export function createToolsHeldFields({ held, getRow, validatePatch, update }: T
     async acceptHeldField(id: string, heldId: string, actor: Actor): Promise<{ accepted: HeldField; held: HeldField[]; company: ToolDetailResponse }> {
       await getRow(id);
       const found = await open(id, heldId);
-      // the edit's own rules first: a value that cannot be saved is refused before it is taken
-      if (found) validatePatch({ [found.field]: found.value });
+      if (!found) throw new AppError('not_found', 'This value is no longer waiting: it was used or dismissed already, or a newer crawl replaced it. Reload to see what is waiting now.');
+      // The edit's own rules first; the value is written before it is marked used, so a failed edit leaves it waiting.
+      validatePatch({ [found.field]: found.value });
+      const company = await update(id, { [found.field]: found.value }, actor);
       const accepted = await held.decideHeldField(id, heldId, 'accepted');
-      const company = await update(id, { [accepted.field]: accepted.value }, actor);
       return { accepted, held: await held.heldFields(id), company };
     },
 
