@@ -129,6 +129,15 @@ export class SearchIndex {
     return this.graph !== undefined;
   }
 
+  /** Bytes of the typed arrays this index holds, by what they hold (bench:memory; the graph is usearch's, not counted). */
+  memory(): Record<string, number> {
+    const c = this.cols;
+    return {
+      vectors: this.matrix.byteLength,
+      'filter numbers': this.live.byteLength + c.verified.byteLength + c.latitude.byteLength + c.longitude.byteLength,
+    };
+  }
+
   private grow(min: number) {
     const capacity = Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
     const d = this.dimensions;
