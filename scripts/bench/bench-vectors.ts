@@ -17,6 +17,7 @@ import { createSearchRepo, type SearchFilters } from '../../src/modules/search/s
 import { SearchIndex } from '../../src/modules/search/search-index.js';
 import usearch from 'usearch';
 import { newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
+import { halfRow } from '../../src/lib/half-float.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -74,7 +75,7 @@ for (const quant of quantisations) {
     for (let i = 0; i < k; i++) {
       const s = slots[start + i]!;
       keys[i] = BigInt(s);
-      flat.set(matrix.subarray(s * D, (s + 1) * D), i * D);
+      halfRow(matrix, D, s, flat, i * D);
     }
     graph.add(keys, flat, threads);
   }

@@ -15,6 +15,7 @@ import { SearchIndex, type IndexRow } from '../../src/modules/search/search-inde
 import { NameIndex } from '../../src/modules/search/name-index.js';
 import { KeywordIndex } from '../../src/modules/search/keyword-index.js';
 import { loadGraph, newGraph, type Graph } from '../../src/modules/search/vector-graph.js';
+import { halfRow } from '../../src/lib/half-float.js';
 import { defaultTuning } from '../../src/modules/search/search.tuning.js';
 import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 
@@ -95,7 +96,7 @@ if (withGraph) {
     const vectors = new Float32Array(n * 512);
     for (let i = 0; i < n; i++) {
       keys[i] = BigInt(slots[s + i]!);
-      vectors.set(matrix.subarray(slots[s + i]! * 512, (slots[s + i]! + 1) * 512), i * 512);
+      halfRow(matrix, 512, slots[s + i]!, vectors, i * 512);
     }
     graph.add(keys, vectors, threads);
   }
