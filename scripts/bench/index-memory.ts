@@ -83,12 +83,12 @@ eachRow((row, slot) => keywords.set(slot, row.searchVector));
 record('keyword index (per-company terms, postings)', before);
 
 // 4. The HNSW graph, built here (in the service a worker thread builds it and the main thread loads the file).
-let graph: Graph | undefined;
-if (withGraph) {
-  before = sample();
+/** Builds the graph from the index's matrix and saves it; the built graph is garbage once this returns. */
+function buildGraphFile(file: string): number {
+  const start = sample();
   const { matrix, slots } = index.snapshotForBuild();
   log(`building the HNSW graph of ${slots.length} vectors on ${threads} thread(s)`);
-  graph = newGraph(512);
+  const graph = newGraph(512);
   const chunk = 4096;
   for (let s = 0; s < slots.length; s += chunk) {
     const n = Math.min(chunk, slots.length - s);
@@ -100,15 +100,18 @@ if (withGraph) {
     }
     graph.add(keys, vectors, threads);
   }
-  const file = path.join(os.tmpdir(), `index-memory-${process.pid}.usearch`);
   graph.save(file);
-  const fileBytes = fs.statSync(file).size;
   index.buildFailed();
-  record('HNSW graph, as built', before, `file ${mb(fileBytes)}`);
-  graph = undefined;
+  record('HNSW graph, as built', start, `file ${mb(fs.statSync(file).size)}`);
+  return graph.size();
+}
+let graph: Graph | undefined;
+if (withGraph) {
+  const file = path.join(os.tmpdir(), `index-memory-${process.pid}.usearch`);
+  const count = buildGraphFile(file);
   before = sample();
-  graph = loadGraph(file, 512, slots.length);
-  record('HNSW graph, loaded from its file (as the service holds it)', before, `file ${mb(fileBytes)}`);
+  graph = loadGraph(file, 512, count);
+  record('HNSW graph, loaded from its file (as the service holds it)', before, `file ${mb(fs.statSync(file).size)}`);
   fs.rmSync(file, { force: true });
 }
 const end = sample();
