@@ -2,13 +2,15 @@
  * The service's two numeric kernels (loaded by src/platform/native.ts):
  * - sgemm, for the embedding model's forward pass (src/platform/embeddings/use-lite.ts):
  *   out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
- * - dotRows, for the vector index's exact scan (src/modules/search/vector-index.ts): the dot
- *   product of one query with the rows of a matrix that a list of slots names.
+ * - dotRows, the dot product of one query with the rows of a float32 matrix that a list of slots
+ *   names; dotRowsHalf, the same over rows kept as IEEE half floats (binary16, as Uint16 bits): the
+ *   vector index's exact scan and re-scoring (src/modules/search/search-index.ts).
  * Built by scripts/build-native.mjs with -O3 -march=native; without the build the encoder falls
  * back to the TensorFlow.js graph and the scan to JavaScript. STRIP and BR can be set with -D to
  * tune for another machine.
  */
 #include <node_api.h>
+#include <stdint.h>
 #include <string.h>
 
 #define ROWS 4
@@ -153,6 +155,33 @@ static void dot_rows(const float *matrix, int dims, const int *slots, int count,
   }
 }
 
+/* Eight half floats (binary16), converted to v8 with F16C under -march=native, in software otherwise. */
+typedef _Float16 h8 __attribute__((vector_size(16), aligned(2)));
+
+/* dot_rows over rows of `dims` half floats (the query stays float32); the sums as dot_rows'. */
+static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, int count, const float *q, double *out) {
+  for (int i = 0; i < count; i++) {
+    const uint16_t *row = matrix + (size_t)slots[i] * dims;
+    v8 acc0 = {0}, acc1 = {0};
+    int j = 0;
+    for (; j + 16 <= dims; j += 16) {
+      h8 a, b;
+      memcpy(&a, row + j, sizeof a);
+      memcpy(&b, row + j + 8, sizeof b);
+      acc0 += __builtin_convertvector(a, v8) * *(const v8 *)(q + j);
+      acc1 += __builtin_convertvector(b, v8) * *(const v8 *)(q + j + 8);
+    }
+    double s = 0;
+    for (int t = 0; t < 8; t++) s += (double)acc0[t] + (double)acc1[t];
+    for (; j < dims; j++) {
+      _Float16 h;
+      memcpy(&h, row + j, sizeof h);
+      s += (double)(float)h * q[j];
+    }
+    out[i] = s;
+  }
+}
+
 static int int32s(napi_env env, napi_value v, int **data, size_t *length) {
   napi_typedarray_type type;
   void *raw;
@@ -194,12 +223,47 @@ static napi_value dotRows(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* dotRowsHalf(matrix: Uint16Array of binary16 bits, dims, slots, count, query, out) */
+static napi_value dotRowsHalf(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  float *q;
+  double *out;
+  int *slots;
+  size_t lm, ls, lq, lo;
+  int dims, count;
+  napi_typedarray_type matrixType, outType;
+  void *matrixRaw, *outRaw;
+  if (argc < 6 || napi_get_typedarray_info(env, argv[0], &matrixType, &lm, &matrixRaw, NULL, NULL) != napi_ok || matrixType != napi_uint16_array ||
+      !integer(env, argv[1], &dims) || !int32s(env, argv[2], &slots, &ls) || !integer(env, argv[3], &count) || !floats(env, argv[4], &q, &lq) ||
+      napi_get_typedarray_info(env, argv[5], &outType, &lo, &outRaw, NULL, NULL) != napi_ok || outType != napi_float64_array || dims <= 0 || count < 0) {
+    napi_throw_type_error(env, NULL, "dotRowsHalf(matrix, dims, slots, count, query, out): bad arguments");
+    return NULL;
+  }
+  if (ls < (size_t)count || lq < (size_t)dims || lo < (size_t)count) {
+    napi_throw_range_error(env, NULL, "dotRowsHalf: an array is shorter than its dimensions");
+    return NULL;
+  }
+  out = (double *)outRaw;
+  const size_t rows = lm / (size_t)dims;
+  for (int i = 0; i < count; i++)
+    if (slots[i] < 0 || (size_t)slots[i] >= rows) {
+      napi_throw_range_error(env, NULL, "dotRowsHalf: a slot is outside the matrix");
+      return NULL;
+    }
+  dot_rows_half((const uint16_t *)matrixRaw, dims, slots, count, q, out);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "sgemm", NAPI_AUTO_LENGTH, sgemm, NULL, &fn);
   napi_set_named_property(env, exports, "sgemm", fn);
   napi_create_function(env, "dotRows", NAPI_AUTO_LENGTH, dotRows, NULL, &fn);
   napi_set_named_property(env, exports, "dotRows", fn);
+  napi_create_function(env, "dotRowsHalf", NAPI_AUTO_LENGTH, dotRowsHalf, NULL, &fn);
+  napi_set_named_property(env, exports, "dotRowsHalf", fn);
   return exports;
 }
 

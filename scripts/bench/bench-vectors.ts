@@ -1,10 +1,11 @@
 /**
- * The in-process vector index alone: `npm run bench:vectors -- (--data-dir DIR | --database-url URL)
+ * The in-process vector index alone: `npm run bench:vectors -- (--data-dir DIR | --database-url URL | --synthetic N)
  * [--queries 200] [--threads 2] [--variants i8,f16,f32] [--ef 96,256] [--oversample 3,10]`, on a store filled by `npm run bench:search -- --data-dir DIR` (or any
- * directory). Loads every company with an embedding, builds the HNSW graph (timed), then for real
- * query embeddings (the evaluation queries and word pairs from the corpus, embedded with the
- * bundled model) compares the graph's answers with an exact scan of every company: recall@10 and
- * per-query latency, without filters and with filters of several selectivities.
+ * directory), or on bench:search's synthetic directory of N companies made without a database. Loads every company
+ * with an embedding, builds the HNSW graph (timed), then for real query embeddings (the evaluation queries and word
+ * pairs from the corpus, embedded with the bundled model) compares the graph's answers with the exact answer:
+ * recall@10 and per-query latency, without filters and with filters of several selectivities. The exact answer is
+ * float32: the index's exact scan (half floats) picks the best 100, re-ranked from the float32 vectors.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,9 +15,12 @@ import { loadConfig } from '../../src/config.js';
 import { openDb } from '../../src/platform/db.js';
 import { createEmbeddingProvider } from '../../src/platform/embeddings/embeddings.js';
 import { createSearchRepo, type SearchFilters } from '../../src/modules/search/search.repo.js';
-import { SearchIndex } from '../../src/modules/search/search-index.js';
+import { SearchIndex, type IndexRow } from '../../src/modules/search/search-index.js';
+import { unitVector } from '../../src/modules/search/vector-math.js';
+import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 import usearch from 'usearch';
 import { newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
+import { halfRow } from '../../src/lib/half-float.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -26,32 +30,41 @@ const option = (name: string, fallback?: string) => {
 };
 const dataDir = option('--data-dir');
 const databaseUrl = option('--database-url');
+const synthetic = option('--synthetic');
 const queryCount = Number(option('--queries', '200'));
 const threads = Number(option('--threads', '2'));
-if (!dataDir && !databaseUrl) throw new Error('give --data-dir DIR or --database-url URL');
+if (!dataDir && !databaseUrl && !synthetic) throw new Error('give --data-dir DIR, --database-url URL or --synthetic N');
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-const db = await openDb(databaseUrl ? { databaseUrl, poolSize: 2 } : { pgliteDir: path.resolve(dataDir!) });
-const repo = createSearchRepo(db);
 const D = 512;
 const graphIndex = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
 const exactIndex = new SearchIndex({ dimensions: D, exactBelow: Number.MAX_SAFE_INTEGER, oversample: 3 });
 const t0 = Date.now();
-let after: string | null = null;
 const categories = new Map<string, number>();
 const countries = new Map<string, number>();
-for (;;) {
-  const rows = await repo.vectorRows(after, 5000);
-  for (const r of rows) {
-    graphIndex.apply(r);
-    exactIndex.apply(r);
-    categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
-    if (r.countryCode) countries.set(r.countryCode, (countries.get(r.countryCode) ?? 0) + 1);
+/** Every company's unit vector in float32, for the exact answer. */
+const unit = new Map<string, Float32Array>();
+const take = (r: IndexRow) => {
+  graphIndex.apply(r);
+  exactIndex.apply(r);
+  categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
+  if (r.countryCode) countries.set(r.countryCode, (countries.get(r.countryCode) ?? 0) + 1);
+  if (r.vector && !r.removed) unit.set(r.id, unitVector(D, r.vector));
+};
+if (synthetic) {
+  for (const rows of syntheticRows(await syntheticSource(root, log), Number(synthetic))) rows.forEach(take);
+} else {
+  const db = await openDb(databaseUrl ? { databaseUrl, poolSize: 2 } : { pgliteDir: path.resolve(dataDir!) });
+  const repo = createSearchRepo(db);
+  let after: string | null = null;
+  for (;;) {
+    const rows = await repo.vectorRows(after, 5000);
+    rows.forEach(take);
+    if (rows.length < 5000) break;
+    after = rows[rows.length - 1]!.id;
   }
-  if (rows.length < 5000) break;
-  after = rows[rows.length - 1]!.id;
+  await db.close();
 }
-await db.close();
 const n = graphIndex.size;
 log(`loaded ${n} companies in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -74,7 +87,7 @@ for (const quant of quantisations) {
     for (let i = 0; i < k; i++) {
       const s = slots[start + i]!;
       keys[i] = BigInt(s);
-      flat.set(matrix.subarray(s * D, (s + 1) * D), i * D);
+      halfRow(matrix, D, s, flat, i * D);
     }
     graph.add(keys, flat, threads);
   }
@@ -116,7 +129,13 @@ const cases: [string, SearchFilters][] = [
 ];
 
 const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(p * a.length))]!;
-const exactAnswers = cases.map(([, filters]) => vectors.map((q) => exactIndex.search(q, filters, 10) ?? []));
+/** The float32 top 10: the index's exact scan (half floats, off by about 1e-5) keeps the best 100, re-ranked here. */
+const exactTop10 = (q: Float32Array, filters: SearchFilters) => {
+  const uq = unitVector(D, q);
+  const dot = (v: Float32Array) => v.reduce((s, x, i) => s + x * uq[i]!, 0);
+  return (exactIndex.search(q, filters, 100) ?? []).map((r) => ({ id: r.id, score: dot(unit.get(r.id)!) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 10);
+};
+const exactAnswers = cases.map(([, filters]) => vectors.map((q) => exactTop10(q, filters)));
 const exactP50 = cases.map(([, filters]) => {
   const times = vectors.slice(0, 50).map((q) => {
     const t = performance.now();

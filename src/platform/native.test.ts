@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadNativeKernels } from './native.js';
+import { dotHalfAt, fromHalf, toHalf } from '../lib/half-float.js';
 
 // The kernels' own guards: wrong types, arrays shorter than their dimensions and slots outside the
 // matrix throw instead of reading or writing past the end of a buffer. (Their results are tested
@@ -34,5 +35,36 @@ describe('native kernels', () => {
     assert.throws(() => native.dotRows(matrix, 2, Int32Array.from([0]), 2, Float32Array.from([1, 3]), out), /shorter/);
     assert.throws(() => native.dotRows(matrix, 2, Int32Array.from([0]), 1, Float32Array.from([1]), out), /shorter/);
     assert.throws(() => native.dotRows(matrix, 2, Int32Array.from([0]), 1, Float32Array.from([1, 3]), new Float32Array(1) as unknown as Float64Array), /bad arguments/);
+  });
+
+  it('dotRowsHalf: scores rows kept as half floats like the JavaScript loop, rejects bad arguments', (t) => {
+    if (!native?.dotRowsHalf) return t.skip('native kernels not built');
+    const dims = 37; // not a multiple of 16: the tail is summed one by one
+    const rows = 5;
+    const matrix = new Uint16Array(rows * dims);
+    for (let i = 0; i < matrix.length; i++) matrix[i] = toHalf(Math.sin(i * 0.7) * 0.3);
+    const q = Float32Array.from({ length: dims }, (_, i) => Math.cos(i) * 0.2);
+    const slots = Int32Array.from([4, 0, 2]);
+    const out = new Float64Array(3);
+    native.dotRowsHalf(matrix, dims, slots, 3, q, out);
+    slots.forEach((slot, i) => assert.ok(Math.abs(out[i]! - dotHalfAt(matrix, dims, q, slot)) < 1e-6));
+    assert.throws(() => native.dotRowsHalf!(matrix, dims, Int32Array.from([5]), 1, q, out), /outside the matrix/);
+    assert.throws(() => native.dotRowsHalf!(matrix, dims, slots, 3, q.subarray(1), out), /shorter/);
+    assert.throws(() => native.dotRowsHalf!(new Float32Array(4) as unknown as Uint16Array, 2, slots, 1, q, out), /bad arguments/);
+  });
+
+  it('half floats: rounding to nearest even, subnormals, overflow and back', () => {
+    for (const x of [0, 1, -2, 0.5, 65504, 2 ** -14, 2 ** -24, -(2 ** -20)]) assert.equal(fromHalf(toHalf(x)), x);
+    assert.equal(fromHalf(toHalf(0.1)), 0.0999755859375);
+    assert.equal(fromHalf(toHalf(1 + 2 ** -11)), 1, 'a tie rounds to the even mantissa');
+    assert.equal(fromHalf(toHalf(1 + 3 * 2 ** -11)), 1 + 2 ** -9);
+    assert.equal(fromHalf(toHalf(1e6)), Infinity);
+    assert.equal(fromHalf(toHalf(2 ** -26)), 0);
+    assert.ok(Number.isNaN(fromHalf(toHalf(NaN))));
+    for (let i = 0; i < 1000; i++) {
+      const x = Math.sin(i) * 0.25;
+      // Half a unit in the last place: 2^-11 of the value, 2^-25 among subnormals.
+      assert.ok(Math.abs(fromHalf(toHalf(x)) - x) <= Math.max(Math.abs(x) * 2 ** -11, 2 ** -25));
+    }
   });
 });

@@ -6,6 +6,10 @@ import path from 'node:path';
 // A seeded PRNG: the same N gives the same directory.
 let seed = 42;
 export const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+/** Starts the sequence again (a script that generates the same directory twice). */
+export const reseed = (value = 42) => {
+  seed = value;
+};
 export const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)]!;
 
 export interface Template {

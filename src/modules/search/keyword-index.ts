@@ -1,5 +1,6 @@
 import { addContribution, compareBytes, finishRank, groupByTerm, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
 import type { QueryLexeme, ScoredLexeme } from './search.repo.js';
+import { TermArena } from './term-arena.js';
 
 /** The keyword query search.service plans: the same parameters search.repo's keywordCandidates takes. */
 export interface KeywordQuery {
@@ -21,8 +22,8 @@ export interface TermForm {
 
 /**
  * The keyword side of search, in process: every indexed company's search_vector (the database's tsvector,
- * read as text) as sorted lexeme ids with what each adds to ts_rank, postings from lexeme to companies, and
- * document frequencies. Scores are the database's BM25F over ts_rank (search.repo keywordCandidates),
+ * read as text) as sorted lexeme ids with what each adds to ts_rank (in one TermArena for all companies),
+ * postings from lexeme to companies, and document frequencies. Scores are the database's BM25F over ts_rank (search.repo keywordCandidates),
  * computed with the same single-precision steps (lib/ts-rank.ts).
  *
  * Postings are append-only: a lexeme that leaves a company's vector leaves a stale posting, skipped because
@@ -37,14 +38,12 @@ export class KeywordIndex {
   private postingCount = new Int32Array(1024);
   private total = 0;
   private stale = 0;
-  /** Per slot: its lexeme ids ascending, then the float32 bits of each one's ts_rank contribution. */
-  private docs: (Int32Array | undefined)[] = [];
+  /** Per slot: its lexeme ids ascending, with each one's ts_rank contribution (float32). */
+  private readonly docs = new TermArena();
   /** Lexemes by their first `prefixLength` characters (prefix forms of query words). */
   private readonly byPrefix = new Map<string, number[]>();
   private stamp = new Int32Array(0);
   private queryNumber = 0;
-  private readonly float = new Float32Array(1);
-  private readonly floatBits = new Int32Array(this.float.buffer);
 
   constructor(
     readonly fieldWeights: readonly [number, number, number, number],
@@ -57,32 +56,27 @@ export class KeywordIndex {
   set(slot: number, searchVector: string): void {
     const entries = parseTsvector(searchVector);
     const pairs = entries.map((e) => [this.lexemeId(e.lexeme), lexemeContribution(e.labels, this.weights)] as const).sort((a, b) => a[0] - b[0]);
-    const doc = new Int32Array(pairs.length * 2);
-    for (let i = 0; i < pairs.length; i++) {
-      doc[i] = pairs[i]![0];
-      this.float[0] = pairs[i]![1];
-      doc[pairs.length + i] = this.floatBits[0]!;
-    }
-    const old = this.docs[slot];
-    if (old && old.length === doc.length && old.every((v, i) => v === doc[i])) return;
-    if (old) for (let i = 0; i < old.length / 2; i++) this.df[old[i]!]!--;
-    this.docs[slot] = doc;
-    for (let i = 0; i < pairs.length; i++) {
-      const id = doc[i]!;
+    const ids = Int32Array.from(pairs, (p) => p[0]);
+    const ranks = Float32Array.from(pairs, (p) => p[1]);
+    if (this.docs.holds(slot, ids, ranks)) return;
+    const old = this.docs.idsOf(slot);
+    for (const id of old) this.df[id]!--;
+    this.docs.set(slot, ids, ranks);
+    for (const id of ids) {
       this.df[id]!++;
       // A lexeme the slot already held keeps its posting.
-      if (!old || !contains(old, id)) this.post(id, slot);
+      if (!contains(old, id)) this.post(id, slot);
     }
-    if (old) for (let i = 0; i < old.length / 2; i++) if (!contains(doc, old[i]!)) this.stale++;
+    for (const id of old) if (!contains(ids, id)) this.stale++;
     this.rebuildIfStale();
   }
 
   remove(slot: number): void {
-    const old = this.docs[slot];
-    if (!old) return;
-    for (let i = 0; i < old.length / 2; i++) this.df[old[i]!]!--;
-    this.stale += old.length / 2;
-    this.docs[slot] = undefined;
+    const old = this.docs.idsOf(slot);
+    if (old.length === 0) return;
+    for (const id of old) this.df[id]!--;
+    this.stale += old.length;
+    this.docs.clear(slot);
     this.rebuildIfStale();
   }
 
@@ -124,8 +118,7 @@ export class KeywordIndex {
       for (let i = 0; i < count && candidates.length < cap; i++) {
         const slot = list![i]!;
         if (this.stamp[slot] === number) continue;
-        const doc = this.docs[slot];
-        if (!doc || !contains(doc, id) || !accept(slot)) continue;
+        if (this.docs.indexOf(slot, id) < 0 || !accept(slot)) continue;
         this.stamp[slot] = number;
         candidates.push(slot);
       }
@@ -154,19 +147,18 @@ export class KeywordIndex {
     });
     const { scale } = rankWeights(this.fieldWeights);
     const { k1, b, avgLength } = q;
+    const docs = this.docs;
     for (const slot of candidates) {
-      const doc = this.docs[slot]!;
-      const length = doc.length / 2;
+      const base = docs.offset(slot);
+      const length = docs.length(slot);
       const norm = 1 - b + (b * length) / avgLength;
       let score = 0;
       for (const t of terms) {
         let sum = 0;
         for (const ids of t.ids) {
           for (const id of ids) {
-            const at = indexOf(doc, id);
-            if (at < 0) continue;
-            this.floatBits[0] = doc[length + at]!;
-            sum = addContribution(sum, this.float[0]!);
+            const at = docs.indexOf(slot, id);
+            if (at >= 0) sum = addContribution(sum, docs.ranks[base + at]!);
           }
         }
         const r = finishRank(sum, t.size) * scale;
@@ -230,14 +222,15 @@ export class KeywordIndex {
     this.postingCount.fill(0);
     this.total = 0;
     this.stale = 0;
-    for (let slot = 0; slot < this.docs.length; slot++) {
-      const doc = this.docs[slot];
-      if (doc) for (let i = 0; i < doc.length / 2; i++) this.post(doc[i]!, slot);
+    const docs = this.docs;
+    for (let slot = 0; slot < docs.slots; slot++) {
+      const base = docs.offset(slot);
+      for (let i = 0; i < docs.length(slot); i++) this.post(docs.ids[base + i]!, slot);
     }
   }
 
   private nextQuery(): number {
-    if (this.stamp.length < this.docs.length) this.stamp = grown(this.stamp, this.docs.length);
+    if (this.stamp.length < this.docs.slots) this.stamp = grown(this.stamp, this.docs.slots);
     if (this.queryNumber === 0x7fffffff) {
       this.stamp.fill(0);
       this.queryNumber = 0;
@@ -252,13 +245,13 @@ function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   return next;
 }
 
-/** Position of lexeme id `id` in a slot's sorted ids (first half of `doc`), or -1. */
-function indexOf(doc: Int32Array, id: number): number {
+/** Position of lexeme id `id` in sorted ids, or -1. */
+function indexOf(ids: Int32Array, id: number): number {
   let lo = 0;
-  let hi = doc.length / 2 - 1;
+  let hi = ids.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = doc[mid]!;
+    const v = ids[mid]!;
     if (v === id) return mid;
     if (v < id) lo = mid + 1;
     else hi = mid - 1;
@@ -266,6 +259,6 @@ function indexOf(doc: Int32Array, id: number): number {
   return -1;
 }
 
-function contains(doc: Int32Array, id: number): boolean {
-  return indexOf(doc, id) >= 0;
+function contains(ids: Int32Array, id: number): boolean {
+  return indexOf(ids, id) >= 0;
 }

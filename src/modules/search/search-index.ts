@@ -3,23 +3,25 @@ import type { Graph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
-import { loadNativeKernels, type DotRows } from '../../platform/native.js';
-import { filterPredicate, hasFilters, type FilterColumns } from './index-filters.js';
+import { loadNativeKernels, type DotRowsHalf } from '../../platform/native.js';
+import { filterPredicate, hasFilters, TextColumn, type FilterColumns } from './index-filters.js';
 import { TopK } from './top-k.js';
-import { dotAt, unitVector } from './vector-math.js';
+import { unitVector } from './vector-math.js';
+import { dotHalfAt, halfRow, toHalf } from '../../lib/half-float.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
- * Float32Array (shared memory, so the HNSW builder thread reads it without a copy) plus the
- * columns the search filters read. PostgreSQL stays the source of truth; vector-sync.ts keeps
+ * matrix of half floats (binary16 in a Uint16Array: 1 KB a company at 512 dimensions; shared
+ * memory, so the HNSW builder thread reads it without a copy) plus the columns the search filters
+ * read, their text interned (index-filters.ts TextColumn). PostgreSQL stays the source of truth; vector-sync.ts keeps
  * this copy in step with it before any search that reads a newer corpus version.
  *
  * How a query is answered:
  * - filters leaving at most `exactBelow` companies (and any directory that small): an exact scan
  *   of those rows, complete, the same answer as PostgreSQL's exact scan;
  * - otherwise the HNSW graph (usearch, int8-quantised), asked for more neighbours than needed
- *   (more still when filters drop some), every candidate re-scored exactly from the float
- *   vectors; when too few candidates pass the filters, the exact scan answers instead;
+ *   (more still when filters drop some), every candidate re-scored from the half-float vectors
+ *   (a cosine within about 1e-5 of the float32 one); when too few candidates pass the filters, the exact scan answers instead;
  * - with `chooseByCost`, a filter leaving more than `exactBelow` (and at most half the directory)
  *   is still scanned exactly when rows × measured cost per row is below neighbours asked ×
  *   measured cost per neighbour: the scan is complete, so it is preferred whenever it is cheaper.
@@ -54,7 +56,7 @@ export class SearchIndex {
   readonly dimensions: number;
   private options: SearchIndexOptions;
   private capacity = 0;
-  private matrix: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private matrix: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
   private readonly slotOf = new Map<string, number>();
   private idOf: string[] = [];
   private live = new Uint8Array(0);
@@ -62,8 +64,8 @@ export class SearchIndex {
   private used = 0;
   /** The columns the filters read, one entry per slot. */
   private cols: FilterColumns = {
-    category: [], countryCode: [], country: [], city: [], industry: [], serviceType: [],
-    verified: new Uint8Array(0), latitude: new Float64Array(0), longitude: new Float64Array(0),
+    category: new TextColumn(0), countryCode: new TextColumn(0), country: new TextColumn(0), city: new TextColumn(0), industry: new TextColumn(0),
+    serviceType: new TextColumn(0), verified: new Uint8Array(0), latitude: new Float64Array(0), longitude: new Float64Array(0),
   };
   /** Bumped by every write: cached filter matches are valid for one generation. */
   private generation = 0;
@@ -72,7 +74,7 @@ export class SearchIndex {
   /** Reused while collecting matches (one allocation per directory size, not per filter). */
   private scratch = new Int32Array(0);
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
-  private readonly dotRows: DotRows | undefined;
+  private readonly dotRows: DotRowsHalf | undefined;
   private dotScratch = new Float64Array(0);
   /**
    * Measured costs (µs, moving averages) of the two ways to answer a filtered query: per row of an exact
@@ -95,7 +97,7 @@ export class SearchIndex {
   constructor(options: SearchIndexOptions) {
     this.options = options;
     this.dimensions = options.dimensions;
-    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRows;
+    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRowsHalf;
     this.scanCost = this.dotRows ? 0.3 : 1;
     this.grow(1024);
   }
@@ -129,10 +131,20 @@ export class SearchIndex {
     return this.graph !== undefined;
   }
 
+  /** Bytes of the typed arrays this index holds, by what they hold (bench:memory; the graph is usearch's, not counted). */
+  memory(): Record<string, number> {
+    const c = this.cols;
+    return {
+      vectors: this.matrix.byteLength,
+      'filter numbers': this.live.byteLength + c.verified.byteLength + c.latitude.byteLength + c.longitude.byteLength,
+      'filter text codes': [c.category, c.countryCode, c.country, c.city, c.industry, c.serviceType].reduce((sum, column) => sum + column.bytes, 0),
+    };
+  }
+
   private grow(min: number) {
     const capacity = Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
     const d = this.dimensions;
-    const matrix = new Float32Array(new SharedArrayBuffer(capacity * d * 4));
+    const matrix = new Uint16Array(new SharedArrayBuffer(capacity * d * 2));
     matrix.set(this.matrix.subarray(0, this.used * d));
     this.matrix = matrix;
     const live = new Uint8Array(capacity);
@@ -147,6 +159,7 @@ export class SearchIndex {
     const longitude = new Float64Array(capacity);
     longitude.set(this.cols.longitude);
     this.cols.longitude = longitude;
+    for (const column of [this.cols.category, this.cols.countryCode, this.cols.country, this.cols.city, this.cols.industry, this.cols.serviceType]) column.grow(capacity);
     this.capacity = capacity;
   }
 
@@ -174,14 +187,18 @@ export class SearchIndex {
     for (let i = 0; i < d; i++) norm += row.vector[i]! * row.vector[i]!;
     norm = Math.sqrt(norm) || 1;
     const base = slot * d;
-    for (let i = 0; i < d; i++) this.matrix[base + i] = row.vector[i]! / norm;
+    const unit = new Float32Array(d);
+    for (let i = 0; i < d; i++) {
+      unit[i] = row.vector[i]! / norm;
+      this.matrix[base + i] = toHalf(unit[i]!);
+    }
     this.live[slot] = 1;
-    this.cols.category[slot] = row.category.toLowerCase();
-    this.cols.countryCode[slot] = row.countryCode;
-    this.cols.country[slot] = row.country.toLowerCase();
-    this.cols.city[slot] = row.city.toLowerCase();
-    this.cols.industry[slot] = row.industry.toLowerCase();
-    this.cols.serviceType[slot] = row.serviceType;
+    this.cols.category.set(slot, row.category.toLowerCase());
+    this.cols.countryCode.set(slot, row.countryCode);
+    this.cols.country.set(slot, row.country.toLowerCase());
+    this.cols.city.set(slot, row.city.toLowerCase());
+    this.cols.industry.set(slot, row.industry.toLowerCase());
+    this.cols.serviceType.set(slot, row.serviceType);
     this.cols.verified[slot] = row.verified ? 1 : 0;
     this.cols.latitude[slot] = row.latitude ?? NaN;
     this.cols.longitude[slot] = row.longitude ?? NaN;
@@ -192,7 +209,7 @@ export class SearchIndex {
     if (this.graph) {
       const key = BigInt(slot);
       if (this.graph.contains(key)) this.graph.remove(key);
-      this.graph.add(key, this.matrix.subarray(base, base + d));
+      this.graph.add(key, unit);
     }
   }
 
@@ -212,8 +229,8 @@ export class SearchIndex {
     }
   }
 
-  /** The shared matrix and live slots, for a builder thread (a snapshot: later writes are tracked). */
-  snapshotForBuild(): { matrix: Float32Array<ArrayBufferLike>; slots: Int32Array } {
+  /** The shared matrix (half floats: vector-math halfRow reads a row) and live slots, for a builder thread (a snapshot: later writes are tracked). */
+  snapshotForBuild(): { matrix: Uint16Array<ArrayBufferLike>; slots: Int32Array } {
     this.building = true;
     this.changedDuringBuild.clear();
     const slots = new Int32Array(this.slotOf.size);
@@ -230,7 +247,7 @@ export class SearchIndex {
     for (const slot of this.changedDuringBuild) {
       const key = BigInt(slot);
       if (graph.contains(key)) graph.remove(key);
-      if (this.live[slot]) graph.add(key, this.matrix.subarray(slot * d, (slot + 1) * d));
+      if (this.live[slot]) graph.add(key, halfRow(this.matrix, d, slot));
     }
     this.changedDuringBuild.clear();
   }
@@ -275,7 +292,7 @@ export class SearchIndex {
       if (slot < 0 || slot >= this.used || !this.live[slot]) continue;
       if (accept && !accept(slot)) continue;
       passed++;
-      heap.push(slot, dotAt(this.matrix, this.dimensions, q, slot));
+      heap.push(slot, dotHalfAt(this.matrix, this.dimensions, q, slot));
     }
     if (filtered) {
       this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
@@ -336,12 +353,12 @@ export class SearchIndex {
     if (matches && this.dotRows && q.length === this.dimensions) {
       // Native: the dot products of every matching row in one call (about 3.5x the JavaScript loop's speed).
       if (this.dotScratch.length < matches.count) this.dotScratch = new Float64Array(matches.count);
-      this.dotRows(this.matrix as Float32Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
+      this.dotRows(this.matrix as Uint16Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
       for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, this.dotScratch[i]!);
     } else if (matches) {
-      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, dotAt(this.matrix, this.dimensions, q, matches.slots[i]!));
+      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, dotHalfAt(this.matrix, this.dimensions, q, matches.slots[i]!));
     } else {
-      for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, dotAt(this.matrix, this.dimensions, q, slot));
+      for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, dotHalfAt(this.matrix, this.dimensions, q, slot));
     }
     return heap.sorted();
   }

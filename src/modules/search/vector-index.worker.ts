@@ -1,12 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { newGraph } from './vector-graph.js';
+import { halfRow } from '../../lib/half-float.js';
 
 /**
  * Builds the HNSW graph of the vector index off the main thread (100k companies take about a
- * minute on one core), reading the embeddings from the shared matrix, and writes it to `file`
+ * minute on one core), reading the embeddings from the shared matrix (half floats, widened to float32 a chunk
+ * at a time for usearch), and writes it to `file`
  * for the main thread to load.
  */
-const { matrix, slots, dimensions, file, threads } = workerData as { matrix: Float32Array; slots: Int32Array; dimensions: number; file: string; threads: number };
+const { matrix, slots, dimensions, file, threads } = workerData as { matrix: Uint16Array; slots: Int32Array; dimensions: number; file: string; threads: number };
 
 try {
   const graph = newGraph(dimensions);
@@ -18,7 +20,7 @@ try {
     for (let i = 0; i < n; i++) {
       const slot = slots[start + i]!;
       keys[i] = BigInt(slot);
-      vectors.set(matrix.subarray(slot * dimensions, (slot + 1) * dimensions), i * dimensions);
+      halfRow(matrix, dimensions, slot, vectors, i * dimensions);
     }
     graph.add(keys, vectors, threads);
   }
