@@ -155,6 +155,7 @@ static void dot_rows(const float *matrix, int dims, const int *slots, int count,
   }
 }
 
+#if defined(__FLT16_MAX__)
 /* Eight half floats (binary16), converted to v8 with F16C under -march=native, in software otherwise. */
 typedef _Float16 h8 __attribute__((vector_size(16), aligned(2)));
 
@@ -181,6 +182,33 @@ static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, in
     out[i] = s;
   }
 }
+#else
+/* A compiler without _Float16: the half floats widened in software (same sums, slower). */
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff, bits;
+  if (exp == 0) {
+    if (mant == 0) bits = sign;
+    else {
+      exp = 127 - 15 + 1;
+      while (!(mant & 0x400)) { mant <<= 1; exp--; }
+      bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
+    }
+  } else if (exp == 31) bits = sign | 0x7f800000 | (mant << 13);
+  else bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, int count, const float *q, double *out) {
+  for (int i = 0; i < count; i++) {
+    const uint16_t *row = matrix + (size_t)slots[i] * dims;
+    double s = 0;
+    for (int j = 0; j < dims; j++) s += (double)half_to_float(row[j]) * q[j];
+    out[i] = s;
+  }
+}
+#endif
 
 static int int32s(napi_env env, napi_value v, int **data, size_t *length) {
   napi_typedarray_type type;

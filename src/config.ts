@@ -54,6 +54,11 @@ export interface Config {
     buildThreads: number;
     /** Exact scans through the native kernel when it was built (NATIVE_KERNELS; same answers either way). */
     nativeKernels: boolean;
+    /**
+     * VECTOR_INDEX_SNAPSHOT_DIR: where the built HNSW graph is kept between restarts (loaded and brought up to date
+     * on start instead of rebuilt); default DATA_DIR/search-index, `off` for none (tests: none unless set).
+     */
+    snapshotDir: string | undefined;
   };
   llm: {
     baseUrl: string | undefined;
@@ -192,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
       exactBelow: int(env, 'VECTOR_INDEX_EXACT_BELOW', 10_000, 0, 10_000_000),
       buildThreads: int(env, 'VECTOR_INDEX_BUILD_THREADS', Math.max(1, os.availableParallelism() - 1), 1, 64),
       nativeKernels: bool(env, 'NATIVE_KERNELS', true),
+      snapshotDir: snapshotDir(env, nodeEnv),
     },
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', undefined, ['http:', 'https:']),
@@ -300,6 +306,13 @@ export function loadConfigOrExit(env: Env = process.env): Config {
 }
 
 /** A config for tests: defaults plus overrides, never the process environment. */
+function snapshotDir(env: Env, nodeEnv: Config['nodeEnv']): string | undefined {
+  const value = optional(env, 'VECTOR_INDEX_SNAPSHOT_DIR');
+  if (value === 'off') return undefined;
+  if (value !== undefined) return path.resolve(value);
+  return nodeEnv === 'test' ? undefined : path.join(path.resolve(str(env, 'DATA_DIR', './data')), 'search-index');
+}
+
 export function testConfig(overrides: Partial<Config> = {}, env: Env = {}): Config {
   return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', RUN_JOBS: 'false', ...env }), ...overrides };
 }

@@ -6,7 +6,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { SearchIndex } from './search-index.js';
-import { loadGraph } from './vector-graph.js';
+import { graphSettings, loadGraph } from './vector-graph.js';
+import { loadSnapshot, saveSnapshot } from './graph-snapshot.js';
 import type { KeywordQuery, TermForm } from './keyword-index.js';
 import type { QueryLexeme } from './search.repo.js';
 
@@ -30,6 +31,11 @@ export interface SearchIndexSyncOptions {
   rebuildAfter?: number;
   /** Exact scans through the native kernel when it was built (config NATIVE_KERNELS). */
   nativeKernels?: boolean;
+  /**
+   * A folder where the built graph is kept between restarts (graph-snapshot.ts; config VECTOR_INDEX_SNAPSHOT_DIR):
+   * on start it is loaded and brought up to date instead of rebuilt. Undefined: the graph is built on every start.
+   */
+  snapshotDir?: string;
   /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
   keywords?: { fieldWeights: readonly [number, number, number, number]; prefixLength: number };
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
@@ -48,7 +54,7 @@ export interface SearchIndexStatus {
   syncedVersion: number;
 }
 
-type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' | 'vectorTombstones' | 'trigramWordCharacters'>;
+type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' | 'vectorTombstones' | 'trigramWordCharacters' | 'liveWithVectors'>;
 
 /**
  * Keeps a SearchIndex in step with the companies table and answers the semantic side of search
@@ -89,6 +95,17 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     if (options.keywords) index.indexKeywords(options.keywords.fieldWeights, options.keywords.prefixLength);
     // Live companies now, plus room for growth before the first reallocation.
     index.reserve(Math.ceil(docs * 1.05) + 1024);
+    // The saved graph's slots first, so that the rows take the slots its keys name.
+    const expected = { dimensions: options.dimensions, settings: graphSettings(options.dimensions), version };
+    const snapshot = options.snapshotDir && docs > options.exactBelow ? loadSnapshot(options.snapshotDir, expected) : undefined;
+    if (snapshot && 'reason' in snapshot) options.log.info({ reason: snapshot.reason }, 'vector graph snapshot not used: the graph is built');
+    let restoring = snapshot && !('reason' in snapshot) ? snapshot : undefined;
+    // Another directory's snapshot (a replaced database) would only reserve slots for companies that never come.
+    if (restoring && !(await ofThisDirectory(restoring.ids))) {
+      options.log.info({ reason: 'its companies are not this directory\'s' }, 'vector graph snapshot not used: the graph is built');
+      restoring = undefined;
+    }
+    if (restoring) index.presetSlots(restoring.ids);
     let after: string | null = null;
     for (;;) {
       if (state === 'closed') return;
@@ -99,11 +116,68 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       // Let requests run between pages (on PGlite the reads share the event loop).
       await yieldToEventLoop();
     }
+    if (restoring) await restoreGraph(restoring, index.settlePresets());
     watermark = mark;
     syncedVersion = version;
     state = 'ready';
-    options.log.info({ companies: index.size, ms: Date.now() - started }, 'vector index loaded');
+    options.log.info({ companies: index.size, ms: Date.now() - started, graph: index.hasGraph ? 'from snapshot' : 'to build' }, 'vector index loaded');
     buildGraphIfNeeded();
+  }
+
+  /** Whether most of a sample of the snapshot's companies (64, spread over its slots) are live here. */
+  async function ofThisDirectory(ids: readonly string[]): Promise<boolean> {
+    const present = ids.filter(Boolean);
+    const step = Math.max(1, Math.floor(present.length / 64));
+    const sample = present.filter((_, i) => i % step === 0).slice(0, 64);
+    return sample.length > 0 && (await source.liveWithVectors(sample)) >= sample.length * 0.9;
+  }
+
+  /**
+   * Loads the saved graph and applies to it what changed since it was saved: rows written after its watermark,
+   * companies gone since, companies new since. Too many changes (more than a rebuild costs) or a graph that
+   * does not load: the slots stay, the graph is built as without a snapshot.
+   */
+  async function restoreGraph(snapshot: Exclude<ReturnType<typeof loadSnapshot>, { reason: string }>, gone: number[]): Promise<void> {
+    const started = Date.now();
+    const changed: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const rows = await source.vectorRows(after, pageSize, snapshot.manifest.watermark);
+      for (const row of rows) changed.push(row.id);
+      if (rows.length < pageSize) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    const limit = Math.max(rebuildAfter, Math.ceil(index.size * 0.05));
+    try {
+      const graph = loadGraph(snapshot.graphFile, options.dimensions, index.size);
+      const applied = index.restoreGraph(graph, changed, gone, limit);
+      if (applied === undefined) {
+        options.log.info({ changed: changed.length, limit }, 'vector graph snapshot too far behind: the graph is built');
+        return;
+      }
+      savedAt = { watermark: snapshot.manifest.watermark, writes: index.graphWrites - applied };
+      options.log.info({ companies: index.size, applied, ms: Date.now() - started }, 'vector graph loaded from its snapshot');
+    } catch (err) {
+      index.dropGraph();
+      options.log.warn({ err }, 'vector graph snapshot did not load: the graph is built');
+    }
+  }
+
+  /** The watermark of the last snapshot saved or loaded, and the writes the graph took since (close() saves when there are some). */
+  let savedAt: { watermark: string; writes: number } | undefined;
+
+  /** Saves the graph with the slots' ids and the watermark it reflects (nothing without a folder or a graph). */
+  function saveGraph(): void {
+    if (!options.snapshotDir || !index.hasGraph) return;
+    try {
+      const manifest = saveSnapshot(options.snapshotDir, {
+        save: (file) => index.saveGraph(file), ids: index.slotIds(), companies: index.size,
+        watermark, version: syncedVersion, dimensions: options.dimensions, settings: graphSettings(options.dimensions),
+      });
+      savedAt = { watermark: manifest.watermark, writes: index.graphWrites };
+    } catch (err) {
+      options.log.warn({ err }, 'vector graph snapshot not saved: the next start builds the graph');
+    }
   }
 
   /** Applies every write since the last catch-up. */
@@ -183,6 +257,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       if (!result.ok) throw new Error(result.error);
       index.installGraph(loadGraph(file, options.dimensions, slots.length));
       options.log.info({ companies: slots.length, ms: Date.now() - started }, 'vector graph built');
+      saveGraph();
     } catch (err) {
       index.buildFailed();
       if (state !== 'closed') {
@@ -256,9 +331,12 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     },
 
     async close(): Promise<void> {
+      const wasReady = state === 'ready';
       state = 'closed';
       await worker?.terminate();
       await Promise.allSettled([loading, catchingUp, building]);
+      // The writes since the last snapshot are kept too, so the next start replays fewer rows.
+      if (wasReady && savedAt && index.graphWrites > savedAt.writes) saveGraph();
       index.dropGraph();
     },
   };

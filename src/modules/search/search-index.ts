@@ -89,6 +89,9 @@ export class SearchIndex {
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
   private building = false;
+  /** During a load from a snapshot: 1 for each slot the saved graph holds (presetSlots). */
+  private preset: Uint8Array | undefined;
+  private graphWriteCount = 0;
   /** Trigram postings of the names (the name side of search), once the database's word characters are known. */
   private nameIndex: NameIndex | undefined;
   /** Lexeme postings of the search vectors (the keyword side of search), once asked for. */
@@ -210,6 +213,7 @@ export class SearchIndex {
       const key = BigInt(slot);
       if (this.graph.contains(key)) this.graph.remove(key);
       this.graph.add(key, unit);
+      this.graphWriteCount++;
     }
   }
 
@@ -226,6 +230,7 @@ export class SearchIndex {
     if (this.graph) {
       const key = BigInt(slot);
       if (this.graph.contains(key)) this.graph.remove(key);
+      this.graphWriteCount++;
     }
   }
 
@@ -250,6 +255,94 @@ export class SearchIndex {
       if (this.live[slot]) graph.add(key, halfRow(this.matrix, d, slot));
     }
     this.changedDuringBuild.clear();
+  }
+
+  /**
+   * Before a load from a graph snapshot (graph-snapshot.ts): the slots its keys name, so that each company's row
+   * takes the slot the saved graph knows it by. Only on an empty index; settlePresets() after the rows.
+   */
+  presetSlots(ids: readonly string[]): void {
+    if (this.used !== 0) throw new Error('presetSlots: the index is not empty');
+    this.reserve(ids.length);
+    this.preset = new Uint8Array(ids.length);
+    for (let slot = ids.length - 1; slot >= 0; slot--) {
+      const id = ids[slot]!;
+      if (!id) {
+        this.free.push(slot);
+        continue;
+      }
+      this.preset[slot] = 1;
+      this.slotOf.set(id, slot);
+      this.idOf[slot] = id;
+    }
+    this.used = ids.length;
+  }
+
+  /** After the rows of a load: the preset companies that no row brought (gone since the snapshot) are freed; their slots. */
+  settlePresets(): number[] {
+    const gone: number[] = [];
+    if (!this.preset) return gone;
+    for (let slot = 0; slot < this.preset.length; slot++) {
+      if (!this.preset[slot] || this.live[slot]) continue;
+      // A row that removed it during the load freed the slot already.
+      if (this.slotOf.get(this.idOf[slot]!) === slot) {
+        this.slotOf.delete(this.idOf[slot]!);
+        this.free.push(slot);
+      }
+      gone.push(slot);
+    }
+    return gone;
+  }
+
+  /**
+   * Installs a graph loaded from a snapshot after settlePresets(): removes the companies gone since, adds the new
+   * ones, re-adds `changed` (written after the snapshot's watermark). More than `limit` such writes, or a graph
+   * that does not hold the snapshot's companies: nothing is installed (undefined; the graph is built instead).
+   * Returns the writes applied.
+   */
+  restoreGraph(graph: Graph, changed: readonly string[], gone: readonly number[], limit: number): number | undefined {
+    const preset = this.preset;
+    this.preset = undefined;
+    if (!preset) return undefined;
+    let inSnapshot = 0;
+    for (let slot = 0; slot < preset.length; slot++) inSnapshot += preset[slot]!;
+    if (graph.size() !== inSnapshot) return undefined;
+    const fresh: number[] = [];
+    for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && !(slot < preset.length && preset[slot])) fresh.push(slot);
+    const rewritten = new Set<number>();
+    for (const id of changed) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined && slot < preset.length && preset[slot]) rewritten.add(slot);
+    }
+    const writes = gone.length + fresh.length + rewritten.size;
+    if (writes > limit) return undefined;
+    const d = this.dimensions;
+    for (const slot of gone) graph.remove(BigInt(slot));
+    for (const slot of rewritten) {
+      graph.remove(BigInt(slot));
+      graph.add(BigInt(slot), halfRow(this.matrix, d, slot));
+    }
+    for (const slot of fresh) graph.add(BigInt(slot), halfRow(this.matrix, d, slot));
+    this.graph = graph;
+    this.graphWriteCount += writes;
+    return writes;
+  }
+
+  /** Writes the graph to `file` (usearch's format); nothing without a graph. */
+  saveGraph(file: string): void {
+    this.graph?.save(file);
+  }
+
+  /** The company id of every slot up to the highest used ('' for a free one): the key list of a snapshot. */
+  slotIds(): string[] {
+    const ids = new Array<string>(this.used);
+    for (let slot = 0; slot < this.used; slot++) ids[slot] = this.live[slot] ? this.idOf[slot]! : '';
+    return ids;
+  }
+
+  /** Adds and removes the graph has taken since it was installed (the sync saves a snapshot on close when it changed). */
+  get graphWrites(): number {
+    return this.graphWriteCount;
   }
 
   buildFailed(): void {
