@@ -63,6 +63,7 @@ const adminPromos = createRoute({
 });
 const adminReindex = createRoute({ getParentRoute: () => admin, path: '/admin/reindex', component: lazyRouteComponent(() => import('./pages/AdminReindex')) });
 const adminReviews = createRoute({ getParentRoute: () => admin, path: '/admin/reviews', component: lazyRouteComponent(() => import('./pages/AdminReviews')) });
+const adminHeld = createRoute({ getParentRoute: () => admin, path: '/admin/held', component: lazyRouteComponent(() => import('./pages/AdminHeld')) });
 const adminAgentReports = createRoute({ getParentRoute: () => admin, path: '/admin/agent-reports', component: lazyRouteComponent(() => import('./pages/AdminAgentReports')) });
 export type SubscriptionSearch = { status?: 'active' | 'trialing' | 'past_due' | 'canceled' | 'ending'; q?: string; page?: number };
 const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'ending'] as const;
@@ -80,7 +81,7 @@ const routeTree = rootRoute.addChildren([
   ownerSignIn,
   adminSignIn,
   owner.addChildren([companies, proposals, profile, widget, insights, reviews, scans, billing]),
-  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAgentReports, adminSubscriptions, adminAudit]),
+  admin.addChildren([adminCompanies, adminAgents, adminCrawl, adminPromos, adminReindex, adminReviews, adminAgentReports, adminHeld, adminSubscriptions, adminAudit]),
 ]);
 
 export const router = createRouter({ routeTree, trailingSlash: 'never', defaultPreload: 'intent' });

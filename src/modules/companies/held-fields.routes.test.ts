@@ -64,6 +64,23 @@ describe('held crawl fields (issue 40): values below their publish threshold wai
     assert.equal(await found('Leeds'), false, 'a held town is not searchable');
   });
 
+  it("administrators see every company's held values in one queue, oldest first; owners and strangers do not", async () => {
+    const admin = await signInAdmin(t);
+    const res = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/held?limit=10', headers: bearer(admin) });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    const mine = body.held.filter((h: { company_id: string }) => h.company_id === id);
+    assert.deepEqual(mine.map((h: { field: string }) => h.field).sort(), ['address', 'city']);
+    assert.equal(mine[0].company_name, 'Two Towns Joinery');
+    assert.equal(body.total, body.held.length);
+    assert.equal(body.has_more, false);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/held' })).statusCode, 401);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/crawl/admin/held', headers: bearer(owner) })).statusCode, 403);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/crawl/admin/held?limit=0', headers: bearer(admin) });
+    assert.equal(bad.statusCode, 422);
+    assert.deepEqual(bad.json().detail[0].loc, ['query', 'limit']);
+  });
+
   it('refuses callers without a credential, other owners and bad input, and changes nothing', async () => {
     const city = (await heldOf('city'))!;
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/tools/${id}/held-fields` })).statusCode, 401);

@@ -73,7 +73,15 @@ export function createHeldFields(ctx: CrawlCtx) {
     async heldFields(companyId: string): Promise<HeldFieldView[]> {
       return (await repo.pending(companyId)).map(toView);
     },
-    /** Closes an open held field (taken first, so a second click cannot apply it twice); 404 when it is not open. */
+    /** Every company's open held fields, oldest first: what administrators confirm or dismiss. */
+    async adminHeld(q: { limit: number; offset: number }) {
+      const { rows, total } = await repo.pendingQueue(q.limit, q.offset);
+      return {
+        held: rows.map((r) => ({ ...toView(r), company_id: r.company_id, company_name: r.company_name, website_url: r.website_url })),
+        total, limit: q.limit, offset: q.offset, has_more: q.offset + rows.length < total,
+      };
+    },
+    /** Closes an open held field (after the value was written, when used); 404 when it is not open. */
     async decideHeldField(companyId: string, id: string, status: 'accepted' | 'dismissed'): Promise<HeldFieldView> {
       const row = await repo.decide(companyId, id, status);
       if (!row) throw new AppError('not_found', 'This value is no longer waiting: it was used or dismissed already, or a newer crawl replaced it. Reload to see what is waiting now.');

@@ -100,6 +100,26 @@ export async function crawlRoutes(app: App, opts: { crawl: CrawlService; guards:
     },
   });
 
+  app.get('/admin/held', {
+    onRequest: guards.requireAdmin,
+    schema: {
+      operationId: 'crawl.adminHeld',
+      tags,
+      summary: 'Values crawls held back for confirmation, every company, oldest first',
+      description: 'A crawled name, phone, city, country or address below its publish threshold is not published but waits here (and on the owner\'s profile screen) until an owner or an administrator uses or dismisses it.',
+      security: bearer,
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+        offset: offsetParam(),
+      }),
+      response: { 200: Type.Ref('CrawlHeldQueue'), ...authErrors, ...errorResponses },
+    },
+    handler: async (req) => {
+      const q = req.query as { limit?: number; offset?: number };
+      return crawl.adminHeld({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
+    },
+  });
+
   app.get('/admin/recent/:job_id', {
     onRequest: guards.requireAdmin,
     schema: {

@@ -43,6 +43,19 @@ export function createHeldFieldsRepo(db: Queryable) {
       }
     },
 
+    /** Every company's open held fields, oldest first (the administrators' queue), with the company's name and site. */
+    async pendingQueue(limit: number, offset: number): Promise<{ rows: (HeldFieldRow & { company_name: string; website_url: string })[]; total: number }> {
+      const where = `FROM crawl_held_fields h JOIN companies c ON c.id = h.company_id AND c.deleted_at IS NULL WHERE h.status = 'pending'`;
+      const [rows, count] = await Promise.all([
+        db.query<HeldFieldRow & { company_name: string; website_url: string }>(
+          `SELECT ${COLUMNS.split(', ').map((c) => `h.${c}`).join(', ')}, c.name AS company_name, c.website_url ${where} ORDER BY h.created_at, h.id LIMIT $1 OFFSET $2`,
+          [limit, offset],
+        ),
+        db.query<{ n: number }>(`SELECT count(*)::int AS n ${where}`),
+      ]);
+      return { rows, total: count[0]!.n };
+    },
+
     /** Closes the open held field `id`; undefined when it is not open (decided already, replaced by a newer crawl). */
     async decide(companyId: string, id: string, status: 'accepted' | 'dismissed'): Promise<HeldFieldRow | undefined> {
       return (await db.query<HeldFieldRow>(

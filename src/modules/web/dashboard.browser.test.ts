@@ -887,6 +887,20 @@ describe('dashboard in a browser', () => {
       await a.getByRole('heading', { name: 'Last 7 days' }).waitFor();
       await axe(a, 'admin-crawl');
 
+      // A value a crawl held back (issue 40): the administrator's queue names the company and the page, in words.
+      await t.db.query(
+        `INSERT INTO crawl_held_fields (company_id, field, value, confidence, source_url, method)
+         SELECT id, 'city', 'Leeds', 0.6, 'https://dash-bakery.example/contact', 'address-line' FROM companies WHERE name = 'Dash Bakery'`,
+      );
+      await a.getByRole('link', { name: 'Values to confirm' }).click();
+      const waiting = a.getByRole('list', { name: 'Values to confirm' }).getByRole('listitem').filter({ hasText: 'Dash Bakery' });
+      await waiting.getByText('The crawl read the town “Leeds” for Dash Bakery on the page /contact but was not sure it is right.').waitFor();
+      await axe(a, 'admin-held');
+      await shot(a, 'admin-held');
+      await waiting.getByRole('button', { name: /^Dismiss/ }).click();
+      await a.getByText('“Leeds” stays off Dash Bakery\'s profile and will not be suggested again.').waitFor();
+      await a.getByText('Nothing waits for confirmation.').waitFor();
+
       await a.getByRole('link', { name: 'Reindex' }).click();
       await a.getByText('No reindex has run yet.').waitFor();
       await a.getByRole('button', { name: 'Start reindex' }).click();

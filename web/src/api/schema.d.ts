@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crawl/admin/held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Values crawls held back for confirmation, every company, oldest first
+         * @description A crawled name, phone, city, country or address below its publish threshold is not published but waits here (and on the owner's profile screen) until an owner or an administrator uses or dismisses it.
+         */
+        get: operations["crawl.adminHeld"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crawl/admin/recent": {
         parameters: {
             query?: never;
@@ -3230,6 +3250,29 @@ export interface components {
             /** @description The value the crawl found (the phone in E.164) */
             value: string;
         };
+        CrawlHeldQueue: {
+            has_more: boolean;
+            /** @description Values crawls read but were not sure of, oldest first; use or dismiss one with POST /api/tools/{company_id}/held-fields/{id}/accept or /dismiss */
+            held: {
+                /** Format: uuid */
+                company_id: string;
+                company_name: string;
+                confidence: number;
+                field: "name" | "phone" | "city" | "country" | "address";
+                /** Format: date-time */
+                found_at: string;
+                /** Format: uuid */
+                id: string;
+                method: string;
+                /** @description The page the value was read from */
+                source_url: string;
+                value: string;
+                website_url: string;
+            }[];
+            limit: number;
+            offset: number;
+            total: number;
+        };
         CrawlJob: {
             /** @description Runs so far (an interrupted run is retried) */
             attempts: number;
@@ -5887,6 +5930,66 @@ export interface operations {
             };
             /** @description Default Response */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "crawl.adminHeld": {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlHeldQueue"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Default Response */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -88,6 +88,7 @@ export function AdminLayout() {
         <Link to="/admin" activeOptions={{ exact: true, includeSearch: false }}>Companies</Link>
         <Link to="/admin/agents" activeOptions={{ includeSearch: false }}>Agents</Link>
         <Link to="/admin/crawl" activeOptions={{ includeSearch: false }}>Crawl monitor</Link>
+        <Link to="/admin/held" activeOptions={{ includeSearch: false }}>Values to confirm</Link>
         <Link to="/admin/subscriptions" activeOptions={{ includeSearch: false }}>Subscriptions</Link>
         <Link to="/admin/promo-codes" activeOptions={{ includeSearch: false }}>Promo codes</Link>
         <Link to="/admin/reindex" activeOptions={{ includeSearch: false }}>Reindex</Link>
