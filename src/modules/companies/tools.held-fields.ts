@@ -34,10 +34,7 @@ export interface ToolsHeldFieldsDeps {
  * the profile form: kept by later crawls, in the history, searchable) or dismiss it (not offered again).
  */
 export function createToolsHeldFields({ held, getRow, validatePatch, update }: ToolsHeldFieldsDeps) {
-  const open = async (id: string, heldId: string) => {
-    const found = (await held.heldFields(id)).find((h) => h.id === heldId);
-    return found;
-  };
+  const open = async (id: string, heldId: string) => (await held.heldFields(id)).find((h) => h.id === heldId);
   return {
     async heldFields(id: string): Promise<{ held: HeldField[] }> {
       await getRow(id);

@@ -163,18 +163,10 @@ export const CrawlRecentSchema = Type.Object(
 export const CrawlHeldQueueSchema = Type.Object(
   {
     held: Type.Array(
-      Type.Object({
-        id: Type.String({ format: 'uuid' }),
-        field: Type.Union([Type.Literal('name'), Type.Literal('phone'), Type.Literal('city'), Type.Literal('country'), Type.Literal('address')]),
-        value: Type.String(),
-        confidence: Type.Number({ minimum: 0, maximum: 1 }),
-        source_url: Type.String({ description: 'The page the value was read from' }),
-        method: Type.String(),
-        found_at: Type.String({ format: 'date-time' }),
-        company_id: Type.String({ format: 'uuid' }),
-        company_name: Type.String(),
-        website_url: Type.String(),
-      }),
+      Type.Intersect([
+        Type.Ref('HeldField'),
+        Type.Object({ company_id: Type.String({ format: 'uuid' }), company_name: Type.String(), website_url: Type.String() }),
+      ]),
       { description: 'Values crawls read but were not sure of, oldest first; use or dismiss one with POST /api/tools/{company_id}/held-fields/{id}/accept or /dismiss' },
     ),
     total: Type.Integer(),

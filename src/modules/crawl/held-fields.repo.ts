@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import type { Db } from '../../platform/db.js';
 
 /** A crawled value below its publish threshold, waiting for an owner or an administrator (migration 0038). */
 export interface HeldFieldRow {
@@ -20,7 +20,7 @@ export type NewHeldField = Pick<HeldFieldRow, 'field' | 'value' | 'confidence' |
 const COLUMNS = 'id, company_id, crawl_job_id, field, value, confidence, source_url, method, status, created_at, decided_at';
 
 /** The held crawl fields: the crawl module is their one writer. */
-export function createHeldFieldsRepo(db: Queryable) {
+export function createHeldFieldsRepo(db: Db) {
   return {
     async pending(companyId: string): Promise<HeldFieldRow[]> {
       return db.query<HeldFieldRow>(`SELECT ${COLUMNS} FROM crawl_held_fields WHERE company_id = $1 AND status = 'pending' ORDER BY field`, [companyId]);
@@ -32,15 +32,24 @@ export function createHeldFieldsRepo(db: Queryable) {
       return new Set(rows.map((r) => `${r.field}\u0000${r.value}`));
     },
 
-    /** The company's open held fields become these (a newer crawl replaces what an older one held). */
+    /**
+     * The company's open held fields become these (a newer crawl replaces what an older one held, under a new id, so
+     * a screen showing the old value cannot use the new one). One transaction, and an upsert on the one open value
+     * per field, so two crawls of the same company finishing together do not collide on that index.
+     */
     async replacePending(companyId: string, crawlJobId: number | null, held: NewHeldField[]): Promise<void> {
-      await db.query(`DELETE FROM crawl_held_fields WHERE company_id = $1 AND status = 'pending'`, [companyId]);
-      for (const h of held) {
-        await db.query(
-          `INSERT INTO crawl_held_fields (company_id, crawl_job_id, field, value, confidence, source_url, method) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [companyId, crawlJobId, h.field, h.value, h.confidence, h.source_url, h.method],
-        );
-      }
+      await db.transaction(async (tx) => {
+        await tx.query(`DELETE FROM crawl_held_fields WHERE company_id = $1 AND status = 'pending' AND field <> ALL($2::text[])`, [companyId, held.map((h) => h.field)]);
+        for (const h of held) {
+          await tx.query(
+            `INSERT INTO crawl_held_fields (company_id, crawl_job_id, field, value, confidence, source_url, method) VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (company_id, field) WHERE status = 'pending' DO UPDATE
+               SET id = gen_random_uuid(), crawl_job_id = EXCLUDED.crawl_job_id, value = EXCLUDED.value, confidence = EXCLUDED.confidence,
+                   source_url = EXCLUDED.source_url, method = EXCLUDED.method, created_at = now()`,
+            [companyId, crawlJobId, h.field, h.value, h.confidence, h.source_url, h.method],
+          );
+        }
+      });
     },
 
     /** Every company's open held fields, oldest first (the administrators' queue), with the company's name and site. */

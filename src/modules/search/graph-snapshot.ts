@@ -40,39 +40,33 @@ export interface LoadedSnapshot {
 
 const MANIFEST = 'manifest.json';
 
-function sha256Of(file: string): string {
+/** The file's SHA-256, read in chunks without holding the event loop (a graph at 1M companies is about 630 MB). */
+async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(4 << 20);
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      hash.update(buf.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
 /**
- * Writes a snapshot: `save` writes the graph to the path it is given (usearch's own format). Synchronous, like
- * usearch's save, so the graph, the ids and the watermark are one state of the index.
+ * Writes a snapshot: `save` writes the graph to the path it is given (usearch's own format). The graph and the ids
+ * are written before the first await, so they and the watermark are one state of the index; the checksum is read
+ * back after, and the manifest naming them comes last.
  */
-export function saveSnapshot(
+export async function saveSnapshot(
   dir: string,
   state: { save: (file: string) => void; ids: readonly string[]; companies: number; watermark: string; version: number; dimensions: number; settings: string },
-): SnapshotManifest {
+): Promise<SnapshotManifest> {
   fs.mkdirSync(dir, { recursive: true });
   const tag = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const graph = `graph-${tag}.usearch`;
   const ids = `ids-${tag}.txt`;
   state.save(path.join(dir, graph));
   fs.writeFileSync(path.join(dir, ids), state.ids.join('\n'));
+  const { watermark, version, companies } = state;
+  const sha256 = await sha256Of(path.join(dir, graph));
   const manifest: SnapshotManifest = {
-    format: 1, dimensions: state.dimensions, settings: state.settings, watermark: state.watermark, version: state.version,
-    graph, ids, sha256: sha256Of(path.join(dir, graph)), slots: state.ids.length, companies: state.companies, savedAt: new Date().toISOString(),
+    format: 1, dimensions: state.dimensions, settings: state.settings, watermark, version,
+    graph, ids, sha256, slots: state.ids.length, companies, savedAt: new Date().toISOString(),
   };
   const previous = readManifest(dir);
   const tmp = path.join(dir, `${MANIFEST}.${tag}.tmp`);
@@ -94,14 +88,14 @@ function readManifest(dir: string): SnapshotManifest | undefined {
  * The snapshot in `dir` when it can be reused with these settings and this database (its version is not newer
  * than the database's), else the reason it cannot (logged; the graph is then built).
  */
-export function loadSnapshot(dir: string, expect: { dimensions: number; settings: string; version: number }): LoadedSnapshot | { reason: string } {
+export async function loadSnapshot(dir: string, expect: { dimensions: number; settings: string; version: number }): Promise<LoadedSnapshot | { reason: string }> {
   const manifest = readManifest(dir);
   if (!manifest) return { reason: 'no snapshot' };
   if (manifest.format !== 1 || manifest.dimensions !== expect.dimensions || manifest.settings !== expect.settings) return { reason: 'saved with other settings' };
   if (manifest.version > expect.version) return { reason: 'newer than the database (a restored or replaced database)' };
   const graphFile = path.join(dir, path.basename(manifest.graph));
   try {
-    if (sha256Of(graphFile) !== manifest.sha256) return { reason: 'damaged (checksum)' };
+    if ((await sha256Of(graphFile)) !== manifest.sha256) return { reason: 'damaged (checksum)' };
     const ids = fs.readFileSync(path.join(dir, path.basename(manifest.ids)), 'utf8').split('\n');
     if (ids.length !== manifest.slots) return { reason: 'damaged (id list)' };
     return { manifest, graphFile, ids };

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { SearchIndex } from './search-index.js';
 import { graphSettings, loadGraph } from './vector-graph.js';
-import { loadSnapshot, saveSnapshot } from './graph-snapshot.js';
+import { loadSnapshot, saveSnapshot, type LoadedSnapshot } from './graph-snapshot.js';
 import type { KeywordQuery, TermForm } from './keyword-index.js';
 import type { QueryLexeme } from './search.repo.js';
 
@@ -97,7 +97,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     index.reserve(Math.ceil(docs * 1.05) + 1024);
     // The saved graph's slots first, so that the rows take the slots its keys name.
     const expected = { dimensions: options.dimensions, settings: graphSettings(options.dimensions), version };
-    const snapshot = options.snapshotDir && docs > options.exactBelow ? loadSnapshot(options.snapshotDir, expected) : undefined;
+    const snapshot = options.snapshotDir && docs > options.exactBelow ? await loadSnapshot(options.snapshotDir, expected) : undefined;
     if (snapshot && 'reason' in snapshot) options.log.info({ reason: snapshot.reason }, 'vector graph snapshot not used: the graph is built');
     let restoring = snapshot && !('reason' in snapshot) ? snapshot : undefined;
     // Another directory's snapshot (a replaced database) would only reserve slots for companies that never come.
@@ -137,7 +137,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
    * companies gone since, companies new since. Too many changes (more than a rebuild costs) or a graph that
    * does not load: the slots stay, the graph is built as without a snapshot.
    */
-  async function restoreGraph(snapshot: Exclude<ReturnType<typeof loadSnapshot>, { reason: string }>, gone: number[]): Promise<void> {
+  async function restoreGraph(snapshot: LoadedSnapshot, gone: number[]): Promise<void> {
     const started = Date.now();
     const changed: string[] = [];
     let after: string | null = null;
@@ -167,14 +167,16 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   let savedAt: { watermark: string; writes: number } | undefined;
 
   /** Saves the graph with the slots' ids and the watermark it reflects (nothing without a folder or a graph). */
-  function saveGraph(): void {
+  async function saveGraph(): Promise<void> {
     if (!options.snapshotDir || !index.hasGraph) return;
+    // The writes the saved graph holds: counted before the checksum is read back (writes may come meanwhile).
+    const writes = index.graphWrites;
     try {
-      const manifest = saveSnapshot(options.snapshotDir, {
+      const manifest = await saveSnapshot(options.snapshotDir, {
         save: (file) => index.saveGraph(file), ids: index.slotIds(), companies: index.size,
         watermark, version: syncedVersion, dimensions: options.dimensions, settings: graphSettings(options.dimensions),
       });
-      savedAt = { watermark: manifest.watermark, writes: index.graphWrites };
+      savedAt = { watermark: manifest.watermark, writes };
     } catch (err) {
       options.log.warn({ err }, 'vector graph snapshot not saved: the next start builds the graph');
     }
@@ -257,7 +259,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       if (!result.ok) throw new Error(result.error);
       index.installGraph(loadGraph(file, options.dimensions, slots.length));
       options.log.info({ companies: slots.length, ms: Date.now() - started }, 'vector graph built');
-      saveGraph();
+      await saveGraph();
     } catch (err) {
       index.buildFailed();
       if (state !== 'closed') {
@@ -336,7 +338,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       await worker?.terminate();
       await Promise.allSettled([loading, catchingUp, building]);
       // The writes since the last snapshot are kept too, so the next start replays fewer rows.
-      if (wasReady && savedAt && index.graphWrites > savedAt.writes) saveGraph();
+      if (wasReady && savedAt && index.graphWrites > savedAt.writes) await saveGraph();
       index.dropGraph();
     },
   };

@@ -3253,22 +3253,12 @@ export interface components {
         CrawlHeldQueue: {
             has_more: boolean;
             /** @description Values crawls read but were not sure of, oldest first; use or dismiss one with POST /api/tools/{company_id}/held-fields/{id}/accept or /dismiss */
-            held: {
+            held: (components["schemas"]["HeldField"] & {
                 /** Format: uuid */
                 company_id: string;
                 company_name: string;
-                confidence: number;
-                field: "name" | "phone" | "city" | "country" | "address";
-                /** Format: date-time */
-                found_at: string;
-                /** Format: uuid */
-                id: string;
-                method: string;
-                /** @description The page the value was read from */
-                source_url: string;
-                value: string;
                 website_url: string;
-            }[];
+            })[];
             limit: number;
             offset: number;
             total: number;
