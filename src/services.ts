@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { createGuards, type AuthVerifiers, type Guards } from './platform/auth.js';
-import { createCacheGeneration } from './platform/cache-generation.js';
+import { cachedById, COMPANIES_CHANNEL, COMPANY_FACTS_CHANNEL, createCacheGeneration } from './platform/cache-generation.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { createReadPool, type ReadPool } from './platform/read-pool.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from './platform/embeddings/embeddings.js';
@@ -41,7 +41,7 @@ import { createWebhookEmitter } from './modules/webhooks/webhooks.events.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { emailConfirmed } from './modules/agents/agents.service.js';
 import { createSharedLimits, type SharedLimits } from './platform/shared-limits.js';
-import { createReachability, type ReachabilityOf } from './modules/proposals/proposals.reachability.js';
+import { cachedReachability, createReachability, type ReachabilityOf } from './modules/proposals/proposals.reachability.js';
 import { createReviewsService, type ReviewsService } from './modules/reviews/index.js';
 
 export interface ServiceDeps {
@@ -122,12 +122,16 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const llm = createLlm(config.llm);
   const limits = createSharedLimits(config.redisUrl, log);
   const cacheGeneration = await createCacheGeneration(db);
+  // What a lookup and a search page read beside the profiles (reachability, ratings), kept while nothing it depends on is written.
+  const factsGeneration = await createCacheGeneration(db, [COMPANIES_CHANNEL, COMPANY_FACTS_CHANNEL]);
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 
   const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration, ...(replicated ? { reads } : {}) });
   const ownership = createOwnershipService({ db, companies });
-  const reviews = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
+  const reviewsService = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
+  // A published review moves the companies generation (0030), a deleted one the facts generation (0039); ten minutes at most all the same.
+  const reviews: ReviewsService = { ...reviewsService, ratings: cachedById(factsGeneration, reviewsService.ratings, { ttlMs: 600_000 }) };
   // Plan limits (payments.plans.ts), read straight from the subscription record: enforced by the modules that own the features.
   const entitlements = createEntitlements(db);
   const insights = createInsightsService({ repo: createInsightsRepo(db), jobs, embeddings, log, entitlements });
@@ -271,7 +275,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
     crawl,
     webhooks,
     limits,
-    reachability: createReachability(db),
+    reachability: cachedReachability(factsGeneration, createReachability(db)),
     payments,
     scans,
     site,
@@ -298,6 +302,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       await searchIndex?.close();
       await reads.close();
       await cacheGeneration.close();
+      await factsGeneration.close();
       await limits.close();
       if (ownsEmbeddings) await embeddings.close();
       if (ownsDb) await db.close();

@@ -1,8 +1,9 @@
 /**
  * Where the server's main thread goes under load: `npx tsx scripts/dev/profile-search.ts --data-dir DIR
- * [--duration 20] [--filters]` starts scripts/bench/bench-server.ts on a store that bench:search filled
+ * [--duration 20] [--filters | --near | --in-city]` starts scripts/bench/bench-server.ts on a store that bench:search filled
  * (`--data-dir` kept), under `node --cpu-prof`, sends novel queries from 10 connections, stops the
- * server and prints the main thread's self time per function (top 30) and how busy it was.
+ * server and prints the main thread's self time per function (top 30), the inclusive time of the functions that
+ * hold the most (top 30), and how busy it was. `--near` adds near=<city>, `--in-city` names the city in the words.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startBenchServer } from '../bench/bench-start.js';
+import { PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -18,6 +20,7 @@ const dataDir = option('--data-dir');
 if (!dataDir) throw new Error('--data-dir DIR (a store filled by npm run bench:search -- --data-dir DIR)');
 const duration = Number(option('--duration', '20'));
 const withFilters = args.includes('--filters');
+const place = args.includes('--near') ? 'near' : args.includes('--in-city') ? 'in-city' : undefined;
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-prof-'));
 const port = 19000 + Math.floor(Math.random() * 1000);
 
@@ -36,23 +39,33 @@ const server = await startBenchServer({
 const words = ['plumbing', 'tax advice', 'wedding', 'solar', 'bakery', 'security audit', 'dentist', 'logistics', 'cloud hosting', 'translation', 'roofing', 'payroll'];
 let n = 0;
 const filters = ['&country=Germany&is_verified=true', '&country=United%20States&is_verified=true', '&category=Technology', '&country=France'];
+function nextPath(): string {
+  const words2 = `${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`;
+  const city = PLACES[n % PLACES.length]![1];
+  if (place === 'near') return `/api/v1/agent/companies?q=${encodeURIComponent(words2)}&near=${encodeURIComponent(city)}`;
+  if (place === 'in-city') return `/api/v1/agent/companies?q=${encodeURIComponent(`${words2} in ${city}`)}`;
+  return `/api/v1/agent/companies?q=${encodeURIComponent(words2)}${withFilters ? filters[n % filters.length] : ''}`;
+}
 // CPU profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime: the same in both processes.
 const windowStart = Number(process.hrtime.bigint() / 1000n);
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   connections: 10,
   duration,
-  requests: [{ setupRequest: (req: object) => ({ ...req, path: `/api/v1/agent/companies?q=${encodeURIComponent(`${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`)}${withFilters ? filters[n % filters.length] : ''}` }) }],
+  requests: [{ setupRequest: (req: object) => ({ ...req, path: nextPath() }) }],
 });
 const windowEnd = Number(process.hrtime.bigint() / 1000n);
-console.log(`${withFilters ? 'novel + filters' : 'novel'}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+console.log(`${place ?? (withFilters ? 'novel + filters' : 'novel')}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
 server.stop();
 await new Promise((r) => setTimeout(r, 3000));
 
 const file = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(profileDir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
 if (!file) throw new Error(`no profile written in ${profileDir}`);
-const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { startTime: number; nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { startTime: number; nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]; samples: number[]; timeDeltas: number[] };
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const inclusive = new Map<string, number>();
 const self = new Map<string, number>();
 let at = profile.startTime;
 profile.samples.forEach((id, i) => {
@@ -60,9 +73,18 @@ profile.samples.forEach((id, i) => {
   // Only the load test: not the start (loading the index) nor the shutdown.
   if (at < windowStart || at > windowEnd) return;
   const frame = byId.get(id)!.callFrame;
-  const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
+  const key = frameKey(frame);
   self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  // Each function on the sample's stack once (recursion counted once).
+  const onStack = new Set<string>();
+  for (let at2: number | undefined = id; at2 !== undefined; at2 = parent.get(at2)) onStack.add(frameKey(byId.get(at2)!.callFrame));
+  for (const k of onStack) inclusive.set(k, (inclusive.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
+function frameKey(frame: { functionName: string; url: string; lineNumber: number }): string {
+  return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
+}
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 console.log(`main thread during the load test (${file}): ${(total / 1e6).toFixed(1)} s sampled, idle ${(((self.get('(idle) :-1') ?? 0) / total) * 100).toFixed(1)} %, ~${((total - (self.get('(idle) :-1') ?? 0)) / 1000 / Math.max(1, n)).toFixed(2)} ms busy per request`);
 for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
+console.log('inclusive (the function and what it called):');
+for (const [key, us] of [...inclusive].filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);

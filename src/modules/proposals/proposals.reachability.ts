@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { cachedById, type CacheGeneration } from '../../platform/cache-generation.js';
 
 /** How an agent's proposal reaches a company, from its real history (spec: not shown; issue 37). */
 export interface Reachability {
@@ -49,3 +50,26 @@ export function createReachability(db: Queryable) {
 }
 
 export type ReachabilityOf = ReturnType<typeof createReachability>;
+
+/**
+ * Reachability kept while nothing it is read from changes (the companies and company-facts generation, exact on
+ * PGlite only; otherwise every lookup reads) and ten minutes at most, as proposals become due with time.
+ */
+export function cachedReachability(generation: CacheGeneration, reachabilityOf: ReachabilityOf): ReachabilityOf {
+  const asked = new Map<string, Parameters<ReachabilityOf>[0]>();
+  const read = cachedById<Reachability>(
+    generation,
+    async (keys) => new Map(await Promise.all(keys.map(async (key) => [key, await reachabilityOf(asked.get(key)!)] as const))),
+    { ttlMs: 600_000 },
+  );
+  return async (company) => {
+    // The profile's own inputs are part of the key: a changed address or verification reads again.
+    const key = `${company.id}|${company.is_verified}|${company.contact_email ?? ''}`;
+    asked.set(key, company);
+    try {
+      return (await read([key])).get(key)!;
+    } finally {
+      asked.delete(key);
+    }
+  };
+}
