@@ -39,3 +39,9 @@ describe('findAddresses: US addresses on real pages', () => {
     assert.deepEqual(cities(['Best Sharpening Stones ® - Tomball, Texas (866) 286-2049']), [' Tomball US']);
   });
 });
+
+describe('findAddresses: an address split over cells or elements (issue 40)', () => {
+  it('reads a state and ZIP alone on their line with the town on the line before', () => {
+    assert.deepEqual(cities(['1705 Havenwood Blvd', 'New Braunfels', 'TX 78132']), ['78132 New Braunfels US']);
+  });
+});

@@ -84,7 +84,8 @@ interface Anchor {
 
 const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
-  { re: new RegExp(`(?:,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
+  // a state and ZIP alone on their line: the town sits in the cell or line before ("New Braunfels" / "TX 78132")
+  { re: new RegExp(`(?:^|,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
   // "Plymouth, MA · (508) 395-4410", "Tomball, Texas (866) ...": a state without ZIP, kept only for a city the gazetteer knows
   { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
   // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"

@@ -73,7 +73,7 @@ export function visibleLines($: cheerio.CheerioAPI): string[] {
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
 }
 
-const COPYRIGHT_RE = /(?:(?:©|\(c\)|&copy;|copyright)\s*)+(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
+const COPYRIGHT_RE = /(?:(?:©|\(c\)|&copy;|copyright|@(?=\s*(?:19|20)\d{2}))\s*)+(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
 const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|\.$)/i;
 // a full stop that ends a sentence, not an initial ("J. Walsh") or an abbreviation before a year
 const SENTENCE_END = /(?<!\b[A-Z])\.\s+(?=[A-Z][a-z])/;
@@ -85,6 +85,10 @@ export function copyrightName(line: string): string {
   const name = m[1]!
     .split(COPYRIGHT_END)[0]!
     .split(SENTENCE_END)[0]!
+    // "Model Remodel™ 2025", "Acme® and its licensors", "Vascular Institute (VIC)": marks, licensors and an acronym are not the name
+    .replace(/\s*[™®℠]/g, '')
+    .replace(/\s*,?\s*(?:and|&)\s+its\s+(?:licensors|affiliates|subsidiaries|partners)\b.*$/i, '')
+    .replace(/\s+\([\p{Lu}\d&.]{2,8}\)[.,]?\s*$/u, '')
     .replace(/\s*,?\s*(?:19|20)\d{2}\s*$/, '')
     .replace(/^(?:19|20)\d{2}\s*,?\s*/, '')
     .replace(/(?<!\b(?:Inc|Co|Ltd|Corp))[.,]+$/, '')
@@ -145,7 +149,11 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   $('.navbar-brand, .site-title, .brand, .logo-text').each((_, el) => add($(el).text(), 'brand'));
   $('a[href^="tel:" i]').each((_, el) => {
     const a = $(el);
-    const raw = decodeURIComponent((a.attr('href') ?? '').slice(4));
+    const href = decodeURIComponent((a.attr('href') ?? '').slice(4));
+    // the number the visitor sees wins over a different one in the link's target (a template's leftover, a tracking line)
+    const shown = phonesInLine(toPlainLine(a.text()))[0]?.raw ?? '';
+    const digits = (x: string) => x.replace(/\D/g, '').slice(-10);
+    const raw = shown.replace(/\D/g, '').length >= 10 && digits(shown) !== digits(href) ? shown : href;
     const context = toPlainLine(a.parent().text()).split(toPlainLine(a.text()))[0] ?? '';
     phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl });
   });

@@ -37,3 +37,35 @@ describe('copyrightName: the holder in a copyright line', () => {
     assert.equal(copyrightName('Copyright © 2020 Agentur MARKE ICH'), 'Agentur MARKE ICH');
   });
 });
+
+describe('chooseName: image alt text that is not the name (issue 40)', () => {
+  it('skips banner captions with a year, security images, badges and stock items', () => {
+    const n = chooseName(
+      page([
+        { value: 'Acme Roofing™ Serving Dayton Since 1985', source: 'image-alt' },
+        { value: 'Secure Site security image', source: 'image-alt' },
+        { value: '2019 Honda Civic EX', source: 'image-alt' },
+        { value: 'Equal Housing Lender', source: 'logo-alt' },
+        { value: 'BBB Accredited Business', source: 'logo-alt' },
+        { value: 'Acme Roofing', source: 'copyright' },
+      ]),
+      'acmeroofingdayton.com',
+    );
+    assert.equal(n?.value, 'Acme Roofing');
+    assert.ok(!n?.candidates.some((c) => /security|Honda|Equal Housing|BBB|1985/.test(c.value)));
+  });
+
+  it('keeps a plain logo alt and drops its trademark sign', () => {
+    assert.equal(chooseName(page([{ value: 'Model Remodel™', source: 'logo-alt' }]), 'modelremodel.com')?.value, 'Model Remodel');
+  });
+});
+
+describe('copyrightName: marks, licensors and acronyms are not the holder (issue 40)', () => {
+  it('cleans the holder', () => {
+    assert.equal(copyrightName('Copyright © Model Remodel™ 2025 | Contractor License # MODELL*971P1'), 'Model Remodel');
+    assert.equal(copyrightName('Copyright @ 2010-2025 Synrgys Solutions. All Rights Reserved.'), 'Synrgys Solutions');
+    assert.equal(copyrightName('© 2024 The Auto Llama®'), 'The Auto Llama');
+    assert.equal(copyrightName('© 2023 Acme Lending, Inc. and its licensors'), 'Acme Lending, Inc.');
+    assert.equal(copyrightName('Copyright © 2026 Vascular Institute of Chattanooga (VIC). All Rights Reserved.'), 'Vascular Institute of Chattanooga');
+  });
+});

@@ -42,6 +42,17 @@ const SOURCE_WEIGHT: Record<NameEvidence['source'], number> = {
 
 const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\s*Ltd\.?|Pty|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|GmbH|inc\.)$/i;
 const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon)$/i;
+// An image's alt text that describes a badge, a seal or a picture rather than naming the business (issue 40):
+// "Secure Site security image", "Equal Housing Lender", "BBB Accredited Business", "Google My Business".
+const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of)\b/i;
+// A caption with a year: a banner ("Acme Ltd™ since 1985"), a car from a dealer's stock ("2019 Honda Civic EX"), a product and its year
+const YEAR = /\b(?:19|20)\d{2}\b/;
+
+/** An alt text that is a caption, a badge or a stock item rather than the business's name. */
+export function altIsNotAName(alt: string): boolean {
+  return NOT_A_NAME_ALT.test(alt) || YEAR.test(alt);
+}
+
 const SLOGAN_WORDS = /\b(for sale|near me|free|best|cheap|affordable|quality|services?|repairs?|installation|experts?|specialists?|solutions|compare|fast|same[- ]day|24\/7|emergency|call|book|shop|online|welcome to|your|our|we|you|in \w+ since)\b/i;
 
 export function nameKey(s: string): string {
@@ -102,11 +113,13 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
   for (const seg of segs) {
     // "Anwalt Niemeyer (Logo)", "(Logo) Anwalt Niemeyer", "Logo: Acme": the word says what the image is, not who
     const s = seg
+      .replace(/\s*[™®℠]\s*/g, ' ')
       .replace(/\s*[([]\s*(?:logo|logotype|banner|image|bild)\s*[)\]]\s*/gi, ' ')
       .replace(/\s+(logo|logotype)$/i, '')
       .replace(/^logo\s*[:–-]?\s+/i, '')
       .trim();
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
+    if ((e.source === 'logo-alt' || e.source === 'image-alt') && altIsNotAName(s)) continue;
     const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
     out.push({ value: s, source: e.source, url, score });
     // "Silkes Weinblatt by Silkes Weinkeller": a publication or product of the business; the part after "by" is a candidate too

@@ -85,7 +85,7 @@ export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
  * right at least 97 % of the time (`npm run eval:crawl` prints that cut next to this table, and the held-out
  * precision). The address states the town, so it follows the city.
  */
-export const PUBLISH_THRESHOLD = { name: 0.35, phone: 0.5, city: 0.85, country: 0.5, address: 0.85 } as const;
+export const PUBLISH_THRESHOLD = { name: 0.35, phone: 0.8, city: 0.85, country: 0.5, address: 0.85 } as const;
 export type PublishedField = keyof typeof PUBLISH_THRESHOLD;
 export const PUBLISHED_FIELDS = Object.keys(PUBLISH_THRESHOLD) as PublishedField[];
 
