@@ -291,6 +291,15 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     },
 
     /**
+     * Where these companies are and how they serve (the place ranking), from an index at least as new as corpus
+     * version `version`; ids it does not hold are left out. Undefined: ask the database.
+     */
+    async placeFacts(ids: string[], version: number) {
+      if (!(await caughtUpWith(version))) return undefined;
+      return index.placeFacts(ids);
+    },
+
+    /**
      * Companies whose name is word-similar to `query` (the database's `lower(name) %> query`), from an index at
      * least as new as corpus version `version`, which held `docs` live companies; undefined: ask the database.
      * A live company without an embedding is not in the index, so the index answers only when it holds all

@@ -164,6 +164,17 @@ describe('vector index', () => {
     assert.equal(wide.length, expectWide.length);
   });
 
+  it('gives each held company\'s place facts as the database has them, and leaves out what it does not hold', () => {
+    const index = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
+    for (let i = 0; i < 30; i++) index.apply(row(i));
+    index.apply({ ...row(5), removed: true });
+    const facts = index.placeFacts([row(1).id, row(11).id, row(5).id, 'not-held']);
+    assert.deepEqual(facts.get(row(1).id), { latitude: 48.137, longitude: 11.575, service_type: row(1).serviceType, country_code: 'DE' });
+    // No coordinates: null, as the columns of the companies table.
+    assert.deepEqual(facts.get(row(11).id), { latitude: null, longitude: null, service_type: row(11).serviceType, country_code: row(11).countryCode });
+    assert.deepEqual([...facts.keys()].sort(), [row(1).id, row(11).id].sort());
+  });
+
   it('follows writes: replace, remove, re-add, and rows without an embedding are not indexed', () => {
     const index = new SearchIndex({ dimensions: D, exactBelow: 10_000, oversample: 3 });
     const a = row(1);

@@ -76,6 +76,8 @@ export class SearchIndex {
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
   private readonly dotRows: DotRowsHalf | undefined;
   private dotScratch = new Float64Array(0);
+  /** Slots of the graph's short list that pass the filters, re-scored in one native call. */
+  private rescoreSlots = new Int32Array(0);
   /**
    * Measured costs (µs, moving averages) of the two ways to answer a filtered query: per row of an exact
    * scan, per neighbour asked of the graph. They start from this machine's figures at 100k companies and
@@ -379,13 +381,22 @@ export class SearchIndex {
     const found = this.graph.search(q, want, 1);
     const accept = filtered ? filterPredicate(filters, this.cols) : undefined;
     const heap = new TopK(limit, this.idOf);
+    if (this.rescoreSlots.length < found.keys.length) this.rescoreSlots = new Int32Array(found.keys.length);
+    const slots = this.rescoreSlots;
     let passed = 0;
     for (let i = 0; i < found.keys.length; i++) {
       const slot = Number(found.keys[i]);
       if (slot < 0 || slot >= this.used || !this.live[slot]) continue;
       if (accept && !accept(slot)) continue;
-      passed++;
-      heap.push(slot, dotHalfAt(this.matrix, this.dimensions, q, slot));
+      slots[passed++] = slot;
+    }
+    // The graph's distances are int8: the short list is re-scored from the half-float rows (natively when built).
+    if (this.dotRows && q.length === this.dimensions) {
+      if (this.dotScratch.length < passed) this.dotScratch = new Float64Array(passed);
+      this.dotRows(this.matrix as Uint16Array, this.dimensions, slots, passed, q, this.dotScratch);
+      for (let i = 0; i < passed; i++) heap.push(slots[i]!, this.dotScratch[i]!);
+    } else {
+      for (let i = 0; i < passed; i++) heap.push(slots[i]!, dotHalfAt(this.matrix, this.dimensions, q, slots[i]!));
     }
     if (filtered) {
       this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
@@ -397,6 +408,28 @@ export class SearchIndex {
       return scannable ? this.timedExact(q, scannable, limit) : this.exact(q, undefined, limit, accept);
     }
     return heap.sorted();
+  }
+
+  /**
+   * Where each of these companies is and how it serves (what the place ranking reads), from the filter columns:
+   * ids the index does not hold are left out (the caller reads them from the database).
+   */
+  placeFacts(ids: string[]): Map<string, { latitude: number | null; longitude: number | null; service_type: string; country_code: string }> {
+    const out = new Map<string, { latitude: number | null; longitude: number | null; service_type: string; country_code: string }>();
+    const c = this.cols;
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined || !this.live[slot]) continue;
+      const latitude = c.latitude[slot]!;
+      const longitude = c.longitude[slot]!;
+      out.set(id, {
+        latitude: Number.isNaN(latitude) ? null : latitude,
+        longitude: Number.isNaN(longitude) ? null : longitude,
+        service_type: c.serviceType.get(slot),
+        country_code: c.countryCode.get(slot),
+      });
+    }
+    return out;
   }
 
   /**

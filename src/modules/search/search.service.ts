@@ -162,7 +162,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     const [main, needAll, needHere] = await Promise.all([
       rank(text, filters, mode, stats),
       placeNeed ? rank(placeNeed.rest!, filters, mode, stats) : undefined,
-      placeNeed ? rank(placeNeed.rest!, { ...filters, ...placeFilter(placeNeed, true) }, mode, stats) : undefined,
+      placeNeed ? rank(placeNeed.rest!, { ...filters, ...placeFilter(placeNeed, false) }, mode, stats) : undefined,
     ]);
     let ranked: { id: string; score: number; sources: ('semantic' | 'keyword')[]; relevance?: Relevance }[] = main;
     const { bestSimilarity } = main;
@@ -191,8 +191,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
     const { facts: postFacts, ratings } = await postFilterInputs(ranked.map((r) => r.id), post, sort);
     if (isPostFiltered(post)) ranked = ranked.filter((r) => passes(postFacts.get(r.id), post, ratings.get(r.id)?.average ?? null));
-    const facts = new Map<string, CandidateFacts & { name: string; created_at: Date }>();
-    if (ctx || (sort !== 'relevance' && sort !== 'rating')) for (const f of await repo.candidateFacts(ranked.map((r) => r.id))) facts.set(f.id, f);
+    const facts = await candidateFacts(ranked.map((r) => r.id), ctx !== undefined, sort, stats.version);
     if (ctx) ranked = withPlaceBonus(ranked, ctx, facts, { similarity, bestSimilarity, floor: tuning.minSimilarity });
     if (sort === 'rating') ranked = sortStable(ranked, (r) => -(ratings.get(r.id)?.average ?? -Infinity));
     else if (sort !== 'relevance') {
@@ -200,8 +199,8 @@ export function createSearchService(deps: SearchServiceDeps) {
         const f = facts.get(r.id);
         if (!f) return Infinity;
         if (sort === 'distance') return ctx ? (distanceTo(ctx, f) ?? Infinity) : Infinity;
-        if (sort === 'newest') return -new Date(f.created_at).getTime();
-        return f.name.toLowerCase();
+        if (sort === 'newest') return -new Date(f.created_at ?? 0).getTime();
+        return (f.name ?? '').toLowerCase();
       });
     }
     const page = ranked.slice(offset, offset + limit);
@@ -213,6 +212,20 @@ export function createSearchService(deps: SearchServiceDeps) {
     });
     const result = { companies: list, total_found: ranked.length, offset, limit, has_more: offset + limit < ranked.length, query: text, ...(unmatched.length ? { unmatched_words: unmatched } : {}) };
     return { result: withPlace(result, ctx, ctx ? new Map(rows.map((r) => [r.id, r])) : facts), bestSimilarity };
+  }
+
+  /**
+   * What the place ranking and the sorts read of each candidate: for a place alone, the index's columns when it
+   * holds this version (no statement); the database for the rest, and for sorts by name or age.
+   */
+  async function candidateFacts(ids: string[], place: boolean, sort: SearchSort, version: number): Promise<Map<string, CandidateFacts & { name?: string; created_at?: Date }>> {
+    const facts = new Map<string, CandidateFacts & { name?: string; created_at?: Date }>();
+    const bySort = sort !== 'relevance' && sort !== 'rating' && sort !== 'distance';
+    if (!place && !bySort) return facts;
+    if (!bySort && index) for (const [id, f] of (await index.placeFacts(ids, version)) ?? []) facts.set(id, f);
+    const missing = ids.filter((id) => !facts.has(id));
+    for (const f of await repo.candidateFacts(missing)) facts.set(f.id, f);
+    return facts;
   }
 
   type Rated = { average: number | null; count: number };
