@@ -201,7 +201,7 @@ async function evaluateStore(kind: 'pglite' | 'postgres', embeddings: EmbeddingP
       );
     }
     const h = summaries.hybrid!.overall!.ndcg;
-    const ranking = summarise(await run('hybrid', defaultTuning, false, true)).overall!;
+    const ranking = summarise(await run('hybrid', defaultTuning, flag('--verbose-weak'), true)).overall!;
     console.log(`\nhybrid, what is shown by default (strong and partial): precision of the first five shown ${(shown.top5Relevant / shown.top5).toFixed(3)} (${shown.top5} shown, target ≥ 0.65); ` +
       `total_found ${(shown.totalFound / queries.length).toFixed(1)} per query against ${(shown.judged / queries.length).toFixed(1)} judged`);
     console.log(`hybrid ranking with weak results included (include_weak=true): nDCG@10 ${ranking.ndcg.toFixed(3)}, recall@10 ${ranking.recall.toFixed(3)}`);
