@@ -12,6 +12,7 @@
  *   --sweep              also sweep the fusion weights and print the grid (hybrid nDCG@10)
  *   --embedding-cache F  keep document vectors in file F between runs (faster tuning iterations)
  *   --verbose            print each hybrid query's nDCG@10 and the first result keys with their match_score
+ *   --verbose-weak       the same for the ranking with weak results included
  */
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
