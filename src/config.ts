@@ -26,6 +26,12 @@ export interface Config {
   databaseReadUrls: string[];
   /** DATABASE_READ_MAX_LAG_MS: a replica measured further behind the primary than this is not read from. */
   databaseReadMaxLagMs: number;
+  /**
+   * POSTGRES_FACTS_CACHE: on PostgreSQL, keep what a lookup reads beside a profile (reachability, ratings) in memory
+   * while a listening connection hears of every write to it (a few milliseconds behind another instance's commit);
+   * off: read it for every request. PGlite always keeps it (exact there).
+   */
+  postgresFactsCache: boolean;
   seedDemo: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Trust X-Forwarded-For (only behind a proxy that sets it; otherwise clients could fake their IP). */
@@ -179,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databaseReadUrls,
     databaseReadMaxLagMs: int(env, 'DATABASE_READ_MAX_LAG_MS', 5000, 100, 600_000),
+    postgresFactsCache: bool(env, 'POSTGRES_FACTS_CACHE', true),
     seedDemo: bool(env, 'SEED_DEMO', true),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: bool(env, 'TRUST_PROXY', false),
@@ -314,5 +321,7 @@ function snapshotDir(env: Env, nodeEnv: Config['nodeEnv']): string | undefined {
 }
 
 export function testConfig(overrides: Partial<Config> = {}, env: Env = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', RUN_JOBS: 'false', ...env }), ...overrides };
+  // Tests read back what they just wrote through other connections: no notification delay on PostgreSQL
+  // (the listening cache has its own test, platform/cache-generation.test.ts).
+  return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', RUN_JOBS: 'false', POSTGRES_FACTS_CACHE: 'false', ...env }), ...overrides };
 }

@@ -123,7 +123,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   const limits = createSharedLimits(config.redisUrl, log);
   const cacheGeneration = await createCacheGeneration(db);
   // What a lookup and a search page read beside the profiles (reachability, ratings), kept while nothing it depends on is written.
-  const factsGeneration = await createCacheGeneration(db, [COMPANIES_CHANNEL, COMPANY_FACTS_CHANNEL]);
+  const factsGeneration = await createCacheGeneration(db, [COMPANIES_CHANNEL, COMPANY_FACTS_CHANNEL], { listenOnPostgres: config.postgresFactsCache, log });
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cachedById, type CacheGeneration } from './cache-generation.js';
+import { cachedById, COMPANY_FACTS_CHANNEL, createCacheGeneration, type CacheGeneration } from './cache-generation.js';
 
 function generation(exact: boolean): CacheGeneration & { move(): void } {
   let n = 0;
@@ -46,5 +46,48 @@ describe('cachedById', () => {
     await expiring(['a']);
     await expiring(['a']);
     assert.equal(loads, 4);
+  });
+});
+
+/** The listening generation on a real PostgreSQL (TEST_STORE=postgres): moves on another connection's write, stops caching while its connection is down. */
+describe('cache generation on PostgreSQL (listening)', { skip: process.env.TEST_STORE !== 'postgres' && 'PostgreSQL pass only' }, () => {
+  const until = async (what: string, ok: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!ok()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('moves when another connection writes, and is not usable while its connection is down', async () => {
+    const { createTestDb } = await import('../../test/helpers/app.js');
+    const { db, drop } = await createTestDb();
+    const gen = await createCacheGeneration(db, [COMPANY_FACTS_CHANNEL], { listenOnPostgres: true });
+    try {
+      assert.equal(gen.exact, true);
+      let loads = 0;
+      const read = cachedById(gen, async (ids) => { loads++; return new Map(ids.map((id) => [id, loads])); }, { ttlMs: 60_000 });
+      await read(['a']);
+      await read(['a']);
+      assert.equal(loads, 1, 'kept while nothing is written');
+      const before = gen.generation();
+      // A write through the pool (another connection, as another instance would): the statement trigger of 0039.
+      await db.query(`INSERT INTO invitation_optouts (email) VALUES ('optout@example.org')`);
+      await until('the notification', () => gen.generation() > before);
+      assert.equal((await read(['a'])).get('a'), 2, 'read again after the write');
+      // The listening connection goes away: nothing is cached until it is back, and what was read before is stale.
+      await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid() AND datname = current_database()`);
+      await until('the loss noticed', () => !gen.exact);
+      await read(['a']);
+      await read(['a']);
+      assert.equal(loads, 4, 'every call reads while not listening');
+      await until('listening again', () => gen.exact);
+      await read(['a']);
+      await read(['a']);
+      assert.equal(loads, 5);
+    } finally {
+      await gen.close();
+      await drop();
+    }
   });
 });
