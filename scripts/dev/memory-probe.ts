@@ -28,7 +28,7 @@ const server = await startBenchServer({
   cwd: root,
   env: {
     ...process.env, DATA_DIR: path.resolve(dataDir), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    EMBEDDINGS_WORKERS: '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
+    EMBEDDINGS_WORKERS: process.env.PROBE_WORKERS ?? '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
   },
   port,
   timeoutMs: 900_000,

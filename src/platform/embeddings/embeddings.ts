@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.js';
 import { AppError } from '../errors.js';
 import { queryEmbeddingBatch, queryEmbeddings } from '../outcomes.js';
+import { loadNativeKernels } from '../native.js';
+import { readSharedWeightGroups } from './use-lite-weights.js';
 
 /**
  * Sentence embeddings behind one interface: the bundled Universal Sentence Encoder lite
@@ -123,8 +125,11 @@ class LocalUseProvider extends CachedProvider {
   constructor(workerCount: number, cacheSize: number, nativeKernels: boolean) {
     super(cacheSize, workerCount);
     const entry = new URL(import.meta.url.endsWith('.ts') ? './use.worker.ts' : './use.worker.js', import.meta.url).href;
+    // With the native kernels every worker evaluates the model from one shared copy of its weights (28 MB once,
+    // not once per worker); without them each loads the TensorFlow.js graph itself.
+    const weights = loadNativeKernels(nativeKernels) ? readSharedWeightGroups() : undefined;
     for (let i = 0; i < workerCount; i++) {
-      const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry, nativeKernels } });
+      const worker = new Worker(new URL('../worker-entry.mjs', import.meta.url), { workerData: { entry, nativeKernels, weights } });
       worker.unref();
       const slot = { worker, busy: 0, ready: Promise.resolve() };
       slot.ready = new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@ import { testConfig } from '../../config.js';
 import { createEmbeddingProvider } from './embeddings.js';
 import { loadNativeKernels } from '../native.js';
 import { jsSgemm, UseLiteEncoder } from './use-lite.js';
+import { readSharedWeightGroups } from './use-lite-weights.js';
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let s = 0;
@@ -37,6 +38,15 @@ describe('embedding model evaluated from its weights (use-lite)', () => {
         assert.ok(dot(v, reference[i]!) > 0.99999, `text ${i}: cosine ${dot(v, reference[i]!)} with the graph's vector`);
       });
     }
+  });
+
+  it('gives the same vectors from weights in shared memory (what every worker views) as from its own copy', () => {
+    const groups = readSharedWeightGroups();
+    assert.ok(groups.every((g) => g instanceof SharedArrayBuffer));
+    assert.equal(groups.reduce((n, g) => n + g.byteLength, 0), 27_903_656, 'the whole model, once');
+    const own = new UseLiteEncoder(jsSgemm).embed(TEXTS.slice(0, 2));
+    const shared = new UseLiteEncoder(jsSgemm, undefined, groups).embed(TEXTS.slice(0, 2));
+    own.forEach((v, i) => assert.deepEqual([...shared[i]!], [...v]));
   });
 
   it('is built by the install on this machine (else every query pays the graph’s fixed cost)', () => {

