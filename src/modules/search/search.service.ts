@@ -189,13 +189,15 @@ export function createSearchService(deps: SearchServiceDeps) {
     let judged = ranked.map((r) => ({ ...r, relevance: relevanceOf(verdictEvidence.get(r.id) ?? none, baseline, thresholds) }));
     // The place first, then the cut against the best: a partial match located in the named place is measured with
     // its place (it may rank first there), not against strong matches elsewhere.
-    const facts = await candidateFacts(ranked.map((r) => r.id), ctx !== undefined, sort, stats.version);
+    let facts = ctx ? await candidateFacts(ranked.map((r) => r.id), true, sort, stats.version) : new Map<string, CandidateFacts & { name?: string; created_at?: Date }>();
     if (ctx) judged = withPlaceBonus(judged, ctx, facts, { similarity, bestSimilarity, floor: tuning.minSimilarity });
     ranked = withRelativeCut(judged, thresholds);
     explain?.(text, ranked.map((r) => ({ id: r.id, score: r.score, evidence: verdictEvidence.get(r.id) ?? none, relevance: r.relevance! })));
     if (!includeWeak) ranked = ranked.filter((r) => r.relevance !== 'weak');
     const { facts: postFacts, ratings } = await postFilterInputs(ranked.map((r) => r.id), post, sort);
     if (isPostFiltered(post)) ranked = ranked.filter((r) => passes(postFacts.get(r.id), post, ratings.get(r.id)?.average ?? null));
+    // Without a place, a sort by name or age reads only the candidates that are kept.
+    if (!ctx) facts = await candidateFacts(ranked.map((r) => r.id), false, sort, stats.version);
     if (sort === 'rating') ranked = sortStable(ranked, (r) => -(ratings.get(r.id)?.average ?? -Infinity));
     else if (sort !== 'relevance') {
       ranked = sortStable(ranked, (r) => {
