@@ -90,6 +90,13 @@ describe('relevance verdicts (issue 37)', () => {
       assert.ok(body.companies[0].match_sources.includes('keyword'));
     });
 
+    it('a common English word the directory does not use is not read as a misspelling of one it does', async () => {
+      // "firms" is one letter from the stem of "films" (the VFX studio's): it is a word, not a typo.
+      const body = (await get(`q=${encodeURIComponent('animation firms')}`)).json();
+      assert.deepEqual(body.unmatched_words, ['firms']);
+      assert.equal(body.companies[0]?.id, ids.vfx, 'still found by the words it does use');
+    });
+
     it('filler is not a match: a tax adviser and a VFX studio in Munich are weak for a dentist there', async () => {
       const shown = (await get(`q=${encodeURIComponent('dentist in Munich')}`)).json();
       assert.deepEqual(shown.companies, []);

@@ -1,3 +1,4 @@
+import { isCommonEnglishWord } from '../../lib/english-words.js';
 import { queryTerms } from '../../lib/search-query.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import { toPgVector } from '../../platform/embeddings/embeddings.js';
@@ -95,13 +96,14 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
   /**
    * The word the directory uses that a word it does not use most likely misspells ("plumer" → "plumber",
    * "moble" → the stem of "mobile"): one letter away from the word or its stem, the most used such word.
-   * Null when there is none.
+   * Null when there is none, and for a common English word: "chess" is not a misspelling of "chefs", it
+   * names something no company here offers.
    */
   async function repair(word: string, forms: string[]): Promise<string | null> {
     const hit = repairCache.get(word);
     if (hit !== undefined) return hit;
     let best: { lexeme: string; df: number } | undefined;
-    if (word.length >= REPAIR_MIN_LENGTH && /^\p{L}+$/u.test(word)) {
+    if (word.length >= REPAIR_MIN_LENGTH && /^\p{L}+$/u.test(word) && !isCommonEnglishWord(word)) {
       for (const form of new Set([word, ...forms.filter((f) => f.length >= REPAIR_MIN_LENGTH - 1)])) {
         for (const near of await repo.lexemesNear(form, 2_000)) {
           if (near.lexeme !== form && editDistance(form, near.lexeme) === 1 && (!best || near.df > best.df)) best = near;
