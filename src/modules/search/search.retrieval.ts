@@ -47,6 +47,8 @@ async function indexElseDatabase<T>(fromIndex: (() => Promise<T | undefined>) | 
 /** Candidates for a text from the three sides (keywords, names, meaning), fused. */
 export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDeps) {
   const termFormsCache = new Map<string, { lexeme: string; prefix: boolean }[]>();
+  /** Terms being looked up now: a place query's three rankings share their words, and one read serves them all. */
+  const termFormsPending = new Map<string, Promise<{ lexeme: string; prefix: boolean }[]>>();
 
   async function termForms(terms: string[]): Promise<TermForm[]> {
     const known = new Map<string, { lexeme: string; prefix: boolean }[]>();
@@ -54,15 +56,24 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
       const hit = termFormsCache.get(t);
       if (hit) known.set(t, hit);
     }
-    const missing = [...new Set(terms.filter((t) => !known.has(t)))];
+    const missing = [...new Set(terms.filter((t) => !known.has(t) && !termFormsPending.has(t)))];
     if (missing.length > 0) {
-      for (const t of missing) known.set(t, []);
-      for (const r of await repo.termForms(missing, tuning.prefixMinLength)) known.get(missing[r.term]!)!.push({ lexeme: r.lexeme, prefix: r.prefix });
-      for (const t of missing) {
-        termFormsCache.set(t, known.get(t)!);
-        if (termFormsCache.size > TERM_FORMS_CACHE_SIZE) termFormsCache.delete(termFormsCache.keys().next().value as string);
-      }
+      const read = repo.termForms(missing, tuning.prefixMinLength).then((rows) => {
+        const found = new Map<string, { lexeme: string; prefix: boolean }[]>(missing.map((t) => [t, []]));
+        for (const r of rows) found.get(missing[r.term]!)!.push({ lexeme: r.lexeme, prefix: r.prefix });
+        for (const t of missing) {
+          termFormsCache.set(t, found.get(t)!);
+          if (termFormsCache.size > TERM_FORMS_CACHE_SIZE) termFormsCache.delete(termFormsCache.keys().next().value as string);
+        }
+        return found;
+      }).finally(() => {
+        for (const t of missing) termFormsPending.delete(t);
+      });
+      for (const t of missing) termFormsPending.set(t, read.then((found) => found.get(t)!));
     }
+    // Taken now: a read that settles removes its terms from termFormsPending.
+    const awaited = [...new Set(terms)].filter((t) => !known.has(t)).map((t) => [t, termFormsPending.get(t)!] as const);
+    for (const [t, forms] of awaited) known.set(t, await forms);
     return terms.flatMap((t, term) => known.get(t)!.map((f) => ({ term, ...f })));
   }
 
