@@ -24,6 +24,8 @@ export interface FoundAddress {
   lineIndex: number;
   /** Digits of the phone numbers written next to the address (same block). */
   phoneDigits: string[];
+  /** Written in the site's own header or footer. */
+  chrome: boolean;
 }
 
 const US_STATES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' ');
@@ -104,9 +106,9 @@ const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
 /** Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a place). */
-function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] {
+function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
   const line = lines[idx]!;
-  const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] = [];
+  const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] = [];
   for (const m of line.matchAll(EU_ANCHOR)) {
     const start = (m.index ?? 0) + m[0].length;
     const prefixCountry = m[1] ? EU_PREFIX[m[1]] : undefined;
@@ -153,15 +155,25 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
   return out;
 }
 
+/**
+ * Digits of the numbers written in an address's block: the line before the anchor and three after, and further up
+ * the lines the street was read from ("814-983-7093" / "3325 W. 26th St." / "Erie, PA 16506").
+ */
+function blockPhones(lines: string[], idx: number, street: string): string[] {
+  let start = Math.max(0, idx - 1);
+  while (start > Math.max(0, idx - 4) && street && street.includes(tidy(lines[start - 1] ?? '\u0000').slice(0, 40))) start--;
+  return lines.slice(start, idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
+}
+
 /** Addresses in the lines of one page. */
-export function findAddresses(lines: string[]): FoundAddress[] {
+export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set()): FoundAddress[] {
   const out: FoundAddress[] = [];
   lines.forEach((line, idx) => {
     if (line.length <= 400 && /\d{2}/.test(line)) {
       for (const a of europeanAddresses(lines, idx)) {
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|visit|address|sitz|zentrale|standort|filiale|anschrift/i.test(l) && l.length < 60) ?? '';
-        out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))) });
+        out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) });
       }
     }
     // cheap pre-check: every anchor needs a digit or a ", XX" region code
@@ -191,7 +203,8 @@ export function findAddresses(lines: string[]): FoundAddress[] {
           label: tidy(`${labelLine} ${inlineLabel}`),
           confidence: Math.min(0.98, confidence),
           lineIndex: idx,
-          phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))),
+          phoneDigits: blockPhones(lines, idx, street),
+          chrome: chromeLines.has(idx),
         });
       }
     }
