@@ -36,6 +36,13 @@ const AU_STATES = 'NSW VIC QLD SA WA TAS NT ACT'.split(' ');
 // Counties and nations written between a UK town and its postcode.
 const UK_AREAS = new Set('Surrey|Kent|Essex|Sussex|East Sussex|West Sussex|Hampshire|Berkshire|Buckinghamshire|Oxfordshire|Gloucestershire|Wiltshire|Somerset|Dorset|Devon|Cornwall|Avon|Herefordshire|Worcestershire|Warwickshire|West Midlands|Staffordshire|Shropshire|Cheshire|Lancashire|Merseyside|Greater Manchester|West Yorkshire|South Yorkshire|North Yorkshire|East Yorkshire|East Riding of Yorkshire|Yorkshire|County Durham|Durham|Northumberland|Cumbria|Tyne and Wear|Lincolnshire|Nottinghamshire|Derbyshire|Leicestershire|Rutland|Northamptonshire|Cambridgeshire|Norfolk|Suffolk|Hertfordshire|Bedfordshire|Middlesex|Greater London|Isle of Wight|England|Scotland|Wales|Northern Ireland|United Kingdom|UK|GB|Lanarkshire|Fife|Midlothian|West Lothian|East Lothian|Aberdeenshire|Highland|Perthshire|Ayrshire|Renfrewshire|Dunbartonshire|Glamorgan|South Glamorgan|Vale of Glamorgan|Gwent|Powys|Dyfed|Gwynedd|Clwyd|Pembrokeshire|Carmarthenshire|County Antrim|County Down|County Tyrone|County Armagh|Co. Antrim|Co. Down'.toLowerCase().split('|'));
 
+const REGION_NAMES = new Set(`${US_STATE_NAMES}|${CA_PROVINCE_NAMES}`.toLowerCase().split('|'));
+
+/** A US state or Canadian province written out ("California", "Ontario"): a region, unless a town of that name is meant. */
+export function isRegionName(name: string): boolean {
+  return REGION_NAMES.has(name.trim().toLowerCase());
+}
+
 const STREET_WORD = /\b(st|street|rd|road|ave|avenue|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|trail|tr|terrace|tce|cres|crescent|close|row|square|sq|walk|parade|pde|esplanade|circuit|cct|plaza|market place|rue|chemin|boul|route|suite|ste|unit|level|floor|box|po box|building|bldg|park|farm|wharf|marina|n|s|e|w|ne|nw|se|sw)\b\.?/i;
 
 const SEP_RE = /\s*(?:\n|,|·|•|\||—|–|\s-\s)\s*/;
