@@ -62,3 +62,9 @@ describe('findAddresses: the numbers and place of an address block (issue 40)', 
     assert.deepEqual(found.map((a) => `${a.city}:${a.chrome}`), ['Emden:false', 'Furth im Wald:true']);
   });
 });
+
+describe('findAddresses: how the town is written', () => {
+  it('spaces an abbreviation run into the name ("St.Gallen")', () => {
+    assert.deepEqual(cities(['Postfach 2150, 9001 St.Gallen']), ['9001 St. Gallen CH']);
+  });
+});

@@ -51,6 +51,11 @@ function tidy(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/^[\s,.;:·•|–—-]+|[\s,;:·•|–—-]+$/g, '').trim();
 }
 
+/** "St.Gallen" is written "St. Gallen": the town as a profile shows it, and as it compares with other spellings. */
+function spacedAbbreviation(city: string): string {
+  return city.replace(/\b(St|Ste|Mt|Ft)\.(?=\p{Lu})/gu, '$1. ');
+}
+
 function looksLikePlace(s: string): boolean {
   const words = s.split(/\s+/);
   return words.length <= 4 && !/\d/.test(s) && /^[\p{Lu}]/u.test(s) && !STREET_WORD.test(s) && words.every((w) => /^[\p{Lu}(]|^(de|du|la|le|on|the|upon|sur|en|of|and)$|^-/u.test(w));
@@ -71,7 +76,7 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
       const hit = findCity(cand, country);
       if (hit && /^[\p{Lu}]/u.test(cand)) {
         const upper = cand === cand.toUpperCase();
-        return { city: upper ? hit.name : cand, known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
+        return { city: upper ? hit.name : spacedAbbreviation(cand), known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
       }
     }
     if (country === 'GB' && UK_AREAS.has(seg.toLowerCase())) continue;
@@ -132,7 +137,7 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
       const cand = placeWords.slice(0, k).join(' ');
       const hit = findCity(cand, prefixCountry);
       if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry)) {
-        city = cand === cand.toUpperCase() ? hit.name : cand;
+        city = cand === cand.toUpperCase() ? hit.name : spacedAbbreviation(cand);
         country = hit.country;
         known = true;
       }

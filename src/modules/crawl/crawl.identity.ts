@@ -85,7 +85,7 @@ export function identify(m: Material): Identity {
   const tries = [siteCountry, tld, ...ranked.map((r) => r[0]), langCountry, 'US'].filter((c): c is string => !!c);
   const phone = choosePhone(phoneCands, [...new Set(tries)], { nearMainAddress: mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') }).flatMap((a) => a.phoneDigits) });
 
-  // 4. Main address: a head-office label, the main phone next to it, repetition, order
+  // 4. Main address: a head-office label, the main phone next to it, the header or footer, repetition, order
   const mainDigits = phone?.e164.replace(/\D/g, '') ?? '';
   const nearMainPhone = (a: FoundAddress) => !!mainDigits && a.phoneDigits.some((d) => d.length >= 7 && mainDigits.endsWith(d.slice(-9)));
   // a number shared by several addresses ("All clinics: ...") says nothing about which one is the main
@@ -95,7 +95,8 @@ export function identify(m: Material): Identity {
     .map((a) => {
       const repeats = found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()).length;
       const nearMain = !sharedPhone && nearMainPhone(a);
-      const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
+      // the site's own header or footer holds its address; body text also lists venues, clients and other firms
+      const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + (a.chrome ? 0.2 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
       return { a, score };
     })
     .sort((x, y) => y.score - x.score);
