@@ -45,3 +45,26 @@ describe('findAddresses: an address split over cells or elements (issue 40)', ()
     assert.deepEqual(cities(['1705 Havenwood Blvd', 'New Braunfels', 'TX 78132']), ['78132 New Braunfels US']);
   });
 });
+
+describe('findAddresses: the numbers and place of an address block (issue 40)', () => {
+  it('reads a number written on the lines the street was read from', () => {
+    const [a] = findAddresses(['814-983-7093', '3325 W. 26th St.', 'Erie, PA 16506']);
+    assert.deepEqual(a?.phoneDigits, ['8149837093']);
+  });
+
+  it('does not reach the number of an unrelated line above the block', () => {
+    const [a] = findAddresses(['Call 814-983-7000', 'Visit us', '3325 W. 26th St.', 'Erie, PA 16506']);
+    assert.deepEqual(a?.phoneDigits, []);
+  });
+
+  it('says whether the address sits in the site header or footer', () => {
+    const found = findAddresses(['Am Delft 24, 26721 Emden', 'Stadtplatz 3, 93437 Furth im Wald'], new Set([1]));
+    assert.deepEqual(found.map((a) => `${a.city}:${a.chrome}`), ['Emden:false', 'Furth im Wald:true']);
+  });
+});
+
+describe('findAddresses: how the town is written', () => {
+  it('spaces an abbreviation run into the name ("St.Gallen")', () => {
+    assert.deepEqual(cities(['Postfach 2150, 9001 St.Gallen']), ['9001 St. Gallen CH']);
+  });
+});

@@ -24,6 +24,8 @@ export interface FoundAddress {
   lineIndex: number;
   /** Digits of the phone numbers written next to the address (same block). */
   phoneDigits: string[];
+  /** Written in the site's own header or footer. */
+  chrome: boolean;
 }
 
 const US_STATES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' ');
@@ -34,12 +36,24 @@ const AU_STATES = 'NSW VIC QLD SA WA TAS NT ACT'.split(' ');
 // Counties and nations written between a UK town and its postcode.
 const UK_AREAS = new Set('Surrey|Kent|Essex|Sussex|East Sussex|West Sussex|Hampshire|Berkshire|Buckinghamshire|Oxfordshire|Gloucestershire|Wiltshire|Somerset|Dorset|Devon|Cornwall|Avon|Herefordshire|Worcestershire|Warwickshire|West Midlands|Staffordshire|Shropshire|Cheshire|Lancashire|Merseyside|Greater Manchester|West Yorkshire|South Yorkshire|North Yorkshire|East Yorkshire|East Riding of Yorkshire|Yorkshire|County Durham|Durham|Northumberland|Cumbria|Tyne and Wear|Lincolnshire|Nottinghamshire|Derbyshire|Leicestershire|Rutland|Northamptonshire|Cambridgeshire|Norfolk|Suffolk|Hertfordshire|Bedfordshire|Middlesex|Greater London|Isle of Wight|England|Scotland|Wales|Northern Ireland|United Kingdom|UK|GB|Lanarkshire|Fife|Midlothian|West Lothian|East Lothian|Aberdeenshire|Highland|Perthshire|Ayrshire|Renfrewshire|Dunbartonshire|Glamorgan|South Glamorgan|Vale of Glamorgan|Gwent|Powys|Dyfed|Gwynedd|Clwyd|Pembrokeshire|Carmarthenshire|County Antrim|County Down|County Tyrone|County Armagh|Co. Antrim|Co. Down'.toLowerCase().split('|'));
 
+const REGION_NAMES = new Set(`${US_STATE_NAMES}|${CA_PROVINCE_NAMES}`.toLowerCase().split('|'));
+
+/** A US state or Canadian province written out ("California", "Ontario"): a region, unless a town of that name is meant. */
+export function isRegionName(name: string): boolean {
+  return REGION_NAMES.has(name.trim().toLowerCase());
+}
+
 const STREET_WORD = /\b(st|street|rd|road|ave|avenue|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|trail|tr|terrace|tce|cres|crescent|close|row|square|sq|walk|parade|pde|esplanade|circuit|cct|plaza|market place|rue|chemin|boul|route|suite|ste|unit|level|floor|box|po box|building|bldg|park|farm|wharf|marina|n|s|e|w|ne|nw|se|sw)\b\.?/i;
 
 const SEP_RE = /\s*(?:\n|,|·|•|\||—|–|\s-\s)\s*/;
 
 function tidy(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/^[\s,.;:·•|–—-]+|[\s,;:·•|–—-]+$/g, '').trim();
+}
+
+/** "St.Gallen" is written "St. Gallen": the town as a profile shows it, and as it compares with other spellings. */
+function spacedAbbreviation(city: string): string {
+  return city.replace(/\b(St|Ste|Mt|Ft)\.(?=\p{Lu})/gu, '$1. ');
 }
 
 function looksLikePlace(s: string): boolean {
@@ -62,7 +76,7 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
       const hit = findCity(cand, country);
       if (hit && /^[\p{Lu}]/u.test(cand)) {
         const upper = cand === cand.toUpperCase();
-        return { city: upper ? hit.name : cand, known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
+        return { city: upper ? hit.name : spacedAbbreviation(cand), known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
       }
     }
     if (country === 'GB' && UK_AREAS.has(seg.toLowerCase())) continue;
@@ -104,9 +118,9 @@ const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
 /** Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a place). */
-function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] {
+function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
   const line = lines[idx]!;
-  const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex'>[] = [];
+  const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] = [];
   for (const m of line.matchAll(EU_ANCHOR)) {
     const start = (m.index ?? 0) + m[0].length;
     const prefixCountry = m[1] ? EU_PREFIX[m[1]] : undefined;
@@ -123,7 +137,7 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
       const cand = placeWords.slice(0, k).join(' ');
       const hit = findCity(cand, prefixCountry);
       if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry)) {
-        city = cand === cand.toUpperCase() ? hit.name : cand;
+        city = cand === cand.toUpperCase() ? hit.name : spacedAbbreviation(cand);
         country = hit.country;
         known = true;
       }
@@ -153,15 +167,25 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
   return out;
 }
 
+/**
+ * Digits of the numbers written in an address's block: the line before the anchor and three after, and further up
+ * the lines the street was read from ("814-983-7093" / "3325 W. 26th St." / "Erie, PA 16506").
+ */
+function blockPhones(lines: string[], idx: number, street: string): string[] {
+  let start = Math.max(0, idx - 1);
+  while (start > Math.max(0, idx - 4) && street && street.includes(tidy(lines[start - 1] ?? '\u0000').slice(0, 40))) start--;
+  return lines.slice(start, idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
+}
+
 /** Addresses in the lines of one page. */
-export function findAddresses(lines: string[]): FoundAddress[] {
+export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set()): FoundAddress[] {
   const out: FoundAddress[] = [];
   lines.forEach((line, idx) => {
     if (line.length <= 400 && /\d{2}/.test(line)) {
       for (const a of europeanAddresses(lines, idx)) {
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|visit|address|sitz|zentrale|standort|filiale|anschrift/i.test(l) && l.length < 60) ?? '';
-        out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))) });
+        out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) });
       }
     }
     // cheap pre-check: every anchor needs a digit or a ", XX" region code
@@ -191,7 +215,8 @@ export function findAddresses(lines: string[]): FoundAddress[] {
           label: tidy(`${labelLine} ${inlineLabel}`),
           confidence: Math.min(0.98, confidence),
           lineIndex: idx,
-          phoneDigits: lines.slice(Math.max(0, idx - 1), idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, ''))),
+          phoneDigits: blockPhones(lines, idx, street),
+          chrome: chromeLines.has(idx),
         });
       }
     }

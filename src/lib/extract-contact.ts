@@ -31,13 +31,36 @@ interface DomNode {
 }
 
 /**
+ * The site's own header and footer (not an article's): where a business puts its main number and address, while body text
+ * also quotes other firms (a venue, a client, a testimonial). `<header>`/`<footer>`, their landmark roles, or the usual ids.
+ */
+const CHROME_TAG = new Set(['header', 'footer']);
+const CHROME_ROLE = /^(banner|contentinfo)$/i;
+const CHROME_ID = /^(site-?|page-?|main-?)?(header|footer|masthead|colophon)$/i;
+export const CHROME_SELECTOR = 'header, footer, [role=banner], [role=contentinfo], #header, #footer, #site-header, #site-footer, #masthead, #colophon';
+
+function isChrome(name: string, attribs: Record<string, string>): boolean {
+  return CHROME_TAG.has(name) || CHROME_ROLE.test(attribs.role ?? '') || CHROME_ID.test(attribs.id ?? '');
+}
+
+// private-use marks around a chrome element's text, so each line can say whether it sits in one
+const ENTER_CHROME = '\uE000';
+const LEAVE_CHROME = '\uE001';
+
+/** One visible line and whether it sits in the site's header or footer. */
+export interface PageLine {
+  text: string;
+  chrome: boolean;
+}
+
+/**
  * Visible lines of the whole page, without changing the document: images read as their alt text,
  * blocks and <br> break lines. One walk over the tree; a very long page keeps its first and last
  * lines (where headers and footers are).
  */
-export function visibleLines($: cheerio.CheerioAPI): string[] {
+export function pageLines($: cheerio.CheerioAPI): PageLine[] {
   const parts: string[] = [];
-  const walk = (node: DomNode) => {
+  const walk = (node: DomNode, inArticle: boolean) => {
     if (node.type === 'text') {
       parts.push(node.data ?? '');
       return;
@@ -46,6 +69,7 @@ export function visibleLines($: cheerio.CheerioAPI): string[] {
     if (node.type !== 'tag' && node.type !== 'root') return;
     const el = node;
     const attribs = el.attribs ?? {};
+    let chrome = false;
     if (node.type === 'tag') {
       const name = el.name ?? '';
       if (SKIP.has(name) || attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return;
@@ -58,20 +82,33 @@ export function visibleLines($: cheerio.CheerioAPI): string[] {
         if (alt && !/\.(png|jpe?g|gif|svg|webp)$/i.test(alt)) parts.push(` ${alt} \n`);
         return;
       }
+      chrome = !inArticle && isChrome(name, attribs);
+      if (chrome) parts.push(`\n${ENTER_CHROME}\n`);
     }
-    for (const child of el.children ?? []) walk(child);
+    const article = inArticle || el.name === 'article';
+    for (const child of el.children ?? []) walk(child, article);
     if (node.type === 'tag' && BLOCK.has(el.name ?? '')) parts.push('\n');
+    if (chrome) parts.push(`\n${LEAVE_CHROME}\n`);
   };
   const body = $('body').get(0) ?? $.root().get(0);
-  if (body) walk(body as unknown as DomNode);
-  const lines = parts
-    .join('')
-    .replace(/\u00a0/g, ' ')
-    .split('\n')
-    .map((l) => l.replace(/[ \t\r\f\v]+/g, ' ').trim())
-    .filter(Boolean);
+  if (body) walk(body as unknown as DomNode, false);
+  const lines: PageLine[] = [];
+  let depth = 0;
+  for (const raw of parts.join('').replace(/\u00a0/g, ' ').split('\n')) {
+    const text = raw.replace(/[ \t\r\f\v]+/g, ' ').trim();
+    if (text === ENTER_CHROME) depth++;
+    else if (text === LEAVE_CHROME) depth--;
+    else if (text) lines.push({ text, chrome: depth > 0 });
+  }
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
 }
+
+export function visibleLines($: cheerio.CheerioAPI): string[] {
+  return pageLines($).map((l) => l.text);
+}
+
+/** A short line of words alone ("Phone", "Fax:", "Toll-Free") labels the number on the line after it. */
+const LABEL_LINE = /^[\p{L}][\p{L} .&/-]{0,24}:?$/u;
 
 const COPYRIGHT_RE = /(?:(?:©|\(c\)|&copy;|copyright|@(?=\s*(?:19|20)\d{2}))\s*)+(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
 const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|\.$)/i;
@@ -155,14 +192,16 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     const digits = (x: string) => x.replace(/\D/g, '').slice(-10);
     const raw = shown.replace(/\D/g, '').length >= 10 && digits(shown) !== digits(href) ? shown : href;
     const context = toPlainLine(a.parent().text()).split(toPlainLine(a.text()))[0] ?? '';
-    phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl });
+    const chrome = a.closest(CHROME_SELECTOR).length > 0 && !a.closest('article').length;
+    phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl, chrome });
   });
 
-  const lines = visibleLines($);
+  const page = pageLines($);
+  const lines = page.map((l) => l.text);
   const phrase = domainPhrase(lines, pageUrl);
   if (phrase) add(phrase, 'domain-phrase');
   const seenLine = new Set<string>();
-  for (const line of lines) {
+  for (const [i, { text: line, chrome }] of page.entries()) {
     if (/©|&copy;|\(c\)\s*\d|copyright/i.test(line)) {
       const c = copyrightName(line);
       if (c) add(c, 'copyright');
@@ -171,8 +210,9 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     if (legal && !/©|copyright/i.test(line)) add(legal[1]!, 'legal-line');
     if (seenLine.has(line)) continue;
     seenLine.add(line);
-    for (const p of phonesInLine(line)) phones.push({ raw: p.raw, label: p.label, source: 'text', url: pageUrl });
+    const labelAbove = i > 0 && LABEL_LINE.test(lines[i - 1]!) ? lines[i - 1]! : '';
+    for (const [j, p] of phonesInLine(line).entries()) phones.push({ raw: p.raw, label: p.label || (j === 0 ? labelAbove : ''), source: 'text', url: pageUrl, chrome });
   }
-  const addresses = findAddresses(lines);
+  const addresses = findAddresses(lines, new Set(page.flatMap((l, i) => (l.chrome ? [i] : []))));
   return { names, phones, addresses, locale: ($('html').attr('lang') ?? '').trim() };
 }

@@ -11,6 +11,8 @@ export interface PhoneCandidate {
   label: string;
   source: 'jsonld' | 'microdata' | 'tel' | 'text' | 'alt';
   url: string;
+  /** Written in the site's own header or footer (not the body text, where other firms' numbers are quoted). */
+  chrome?: boolean;
 }
 
 export interface ParsedPhone {
@@ -105,6 +107,18 @@ export function labelScore(label: string): number {
 
 const SOURCE_SCORES: Record<PhoneCandidate['source'], number> = { jsonld: 3, microdata: 2.8, tel: 2.2, text: 1.5, alt: 1.3 };
 
+/**
+ * Where a number is written, beyond its label (issue 40): the site's header or footer, and the block of its main
+ * address, are where a business puts its own number; body text also quotes a venue's, a client's or a branch's.
+ */
+const PLACE_SCORES = { chrome: 0.4, nearMainAddress: 0.6 } as const;
+/** A rival within this score of an unmarked winner puts it in doubt: its confidence falls by the penalty (below the publish threshold). */
+const UNMARKED_RIVAL_MARGIN = 1;
+const UNMARKED_RIVAL_PENALTY = 0.15;
+/** Geographic lines: a toll-free number loses to one of these (the issue's "label fax and toll-free"). */
+const GEOGRAPHIC = /^(FIXED_LINE|FIXED_LINE_OR_MOBILE|MOBILE)$/;
+const NON_GEOGRAPHIC = /TOLL_FREE|PREMIUM_RATE|SHARED_COST/;
+
 export interface ChosenPhone extends ParsedPhone {
   source: string;
   url: string;
@@ -114,40 +128,84 @@ export interface ChosenPhone extends ParsedPhone {
 }
 
 /**
- * The site's main number. Countries are tried in order (the site's country first); a number
- * valid in none of them is dropped. Labels, the source, repetition across pages and whether it
- * is a toll-free or premium line decide between valid numbers.
+ * Whether two ways of writing digits are the same line: the same last eight digits, allowing the longer one up to two
+ * more at its end ("+49 (0) 99 73 84 59 – 0": a German switchboard's "-0") and any country code or trunk zero in front.
  */
-export function choosePhone(cands: PhoneCandidate[], countries: string[]): ChosenPhone | undefined {
-  const byNumber = new Map<string, { parsed: ParsedPhone; score: number; best: PhoneCandidate; bestScore: number; seen: number; fax: boolean }>();
+export function sameLine(a: string, b: string): boolean {
+  const [short, long] = [a.replace(/\D/g, ''), b.replace(/\D/g, '')].sort((x, y) => x.length - y.length) as [string, string];
+  if (short.length < 7) return false;
+  const tail = short.slice(-8);
+  for (let k = 0; k <= 2 && long.length - k >= tail.length; k++) if (long.slice(0, long.length - k).endsWith(tail)) return true;
+  return false;
+}
+
+export interface PhoneHints {
+  /** Digits of the numbers written in the block of the site's main address. */
+  nearMainAddress?: string[];
+}
+
+interface RankedPhone {
+  parsed: ParsedPhone;
+  score: number;
+  best: PhoneCandidate;
+  seen: number;
+  fax: boolean;
+  /** Something on the page marks it as the main line: a positive label, structured data, the main address's block. */
+  marked: boolean;
+}
+
+/** Each valid number once, scored, best first (see choosePhone). */
+export function rankPhones(cands: PhoneCandidate[], countries: string[], hints: PhoneHints = {}): RankedPhone[] {
+  const byNumber = new Map<string, RankedPhone & { bestScore: number }>();
+  const near = hints.nearMainAddress ?? [];
   cands.forEach((c, i) => {
     const parsed = parsePhone(c.raw, countries);
     if (!parsed) return;
     const label = labelScore(c.label);
+    const chrome = c.chrome && (c.source === 'text' || c.source === 'tel') ? PLACE_SCORES.chrome : 0;
     // earlier in the material (home page, header) weighs a little more
-    const s = SOURCE_SCORES[c.source] + label - Math.min(i, 40) * 0.01;
+    const s = SOURCE_SCORES[c.source] + label + chrome - Math.min(i, 40) * 0.01;
+    const marked = label > 0 || c.source === 'jsonld' || c.source === 'microdata';
     const e = byNumber.get(parsed.e164);
-    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5 });
+    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5, marked });
     else {
       e.seen++;
       e.fax ||= label <= -5;
-      if (s > e.bestScore) Object.assign(e, { best: c, bestScore: s, parsed: c.source === 'jsonld' || c.source === 'tel' ? e.parsed : e.parsed });
+      e.marked ||= marked;
+      if (s > e.bestScore) Object.assign(e, { best: c, bestScore: s });
       e.score = Math.max(e.score, s);
     }
   });
-  const ranked = [...byNumber.values()]
-    .map((e) => {
+  const all = [...byNumber.values()];
+  const geographicRival = all.some((e) => !e.fax && GEOGRAPHIC.test(e.parsed.type));
+  return all
+    .map(({ bestScore: _bestScore, ...e }) => {
       let score = e.score + Math.min(e.seen - 1, 3) * 0.35;
       if (e.fax) score -= 10;
-      if (/TOLL_FREE|PREMIUM_RATE|SHARED_COST/.test(e.parsed.type) && !/^\+61/.test(e.parsed.e164)) score -= 0.8;
+      const nearMain = near.some((d) => sameLine(d, e.parsed.e164));
+      if (nearMain) score += PLACE_SCORES.nearMainAddress;
+      if (NON_GEOGRAPHIC.test(e.parsed.type) && !/^\+61/.test(e.parsed.e164)) score -= geographicRival ? 1.5 : 0.8;
       if (countries[0] && e.parsed.country === countries[0]) score += 0.5;
-      return { ...e, score };
+      return { ...e, score, marked: e.marked || nearMain };
     })
     .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The site's main number. Countries are tried in order (the site's country first); a number
+ * valid in none of them is dropped. Labels, the source, where it is written (header, footer, next to the main
+ * address), repetition across pages and whether it is a toll-free or premium line decide between valid numbers.
+ * The confidence falls with a close rival, and more so when nothing on the page marks the winner as the main line.
+ */
+export function choosePhone(cands: PhoneCandidate[], countries: string[], hints: PhoneHints = {}): ChosenPhone | undefined {
+  const ranked = rankPhones(cands, countries, hints);
   const top = ranked[0];
   if (!top || top.score < 0.5) return undefined;
   const margin = top.score - (ranked[1]?.score ?? 0);
-  const confidence = Math.max(0.3, Math.min(0.99, 0.45 + top.score * 0.12 + Math.min(margin, 2) * 0.08));
+  // other real lines close behind, and nothing on the page (label, structured data, the main address) naming this one
+  const rivals = ranked.slice(1).filter((r) => !r.fax && top.score - r.score < UNMARKED_RIVAL_MARGIN).length;
+  const doubt = !top.marked && rivals ? UNMARKED_RIVAL_PENALTY : 0;
+  const confidence = Math.max(0.3, Math.min(0.99, 0.45 + top.score * 0.12 + Math.min(margin, 2) * 0.08) - doubt);
   return {
     ...top.parsed,
     source: top.best.source,

@@ -1,7 +1,8 @@
 import type { FoundAddress } from '../../lib/address.js';
 import { countryCode } from '../../lib/countries.js';
+import { placeKey } from '../../lib/gazetteer.js';
 import { chooseName, domainLabel, nameKey } from '../../lib/org-name.js';
-import { choosePhone, parsePhone, type PhoneCandidate } from '../../lib/phone.js';
+import { choosePhone, parsePhone, sameLine, type PhoneCandidate } from '../../lib/phone.js';
 import { type AnalysedProfile, type FieldSource, type CityDoubt, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
 
 /**
@@ -32,6 +33,23 @@ const LANG_COUNTRY: Record<string, string> = { de: 'DE', fr: 'FR', it: 'IT', es:
 const CITY_DOUBT = { rivalsUnconfirmed: 0.2, rivalsConfirmed: 0.05, oneMentionNoPhone: 0.15 } as const;
 
 const MAIN_LABEL = /head\s?office|headquarters|\bhq\b|corporate|main office|registered office|siège/i;
+
+/**
+ * The addresses that are the main one before any phone is chosen: the one written with the structured data's own number,
+ * else those in the structured address's town, else those labelled head office, else the site's only town, else its only
+ * town in the header or footer; none when branches compete.
+ */
+export function mainAddressBlock<A extends FoundAddress>(found: A[], structured: { city: string; phone: string }): A[] {
+  const key = (c: string) => placeKey(c);
+  const oneTown = (xs: A[]) => (xs.length && new Set(xs.map((a) => key(a.city))).size === 1 ? xs : []);
+  // structured data can disagree with itself (one office's town, the other's number): the number written by an address settles it
+  const withPhone = oneTown(found.filter((a) => a.phoneDigits.some((d) => sameLine(d, structured.phone))));
+  if (withPhone.length) return found.filter((a) => key(a.city) === key(withPhone[0]!.city));
+  if (structured.city) return found.filter((a) => key(a.city) === key(structured.city));
+  const labelled = found.filter((a) => MAIN_LABEL.test(a.label));
+  if (labelled.length) return oneTown(labelled);
+  return oneTown(found).length ? found : oneTown(found.filter((a) => a.chrome));
+}
 
 export function identify(m: Material): Identity {
   const pages = m.pages;
@@ -65,9 +83,9 @@ export function identify(m: Material): Identity {
   // the page language is a last hint before the US guess: "030 1234567" on a German .com
   const langCountry = pages.map((p) => LANG_COUNTRY[p.lang]).find(Boolean);
   const tries = [siteCountry, tld, ...ranked.map((r) => r[0]), langCountry, 'US'].filter((c): c is string => !!c);
-  const phone = choosePhone(phoneCands, [...new Set(tries)]);
+  const phone = choosePhone(phoneCands, [...new Set(tries)], { nearMainAddress: mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') }).flatMap((a) => a.phoneDigits) });
 
-  // 4. Main address: a head-office label, the main phone next to it, repetition, order
+  // 4. Main address: a head-office label, the main phone next to it, the header or footer, repetition, order
   const mainDigits = phone?.e164.replace(/\D/g, '') ?? '';
   const nearMainPhone = (a: FoundAddress) => !!mainDigits && a.phoneDigits.some((d) => d.length >= 7 && mainDigits.endsWith(d.slice(-9)));
   // a number shared by several addresses ("All clinics: ...") says nothing about which one is the main
@@ -77,7 +95,8 @@ export function identify(m: Material): Identity {
     .map((a) => {
       const repeats = found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()).length;
       const nearMain = !sharedPhone && nearMainPhone(a);
-      const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
+      // the site's own header or footer holds its address; body text also lists venues, clients and other firms
+      const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + (a.chrome ? 0.2 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
       return { a, score };
     })
     .sort((x, y) => y.score - x.score);

@@ -1,5 +1,7 @@
 import type { ExtractedPage, StructuredOrg } from '../../lib/extract.js';
 import { countryCode, countryName } from '../../lib/countries.js';
+import { placeKey } from '../../lib/gazetteer.js';
+import { judgeLocality } from '../../lib/locality.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { ServiceType } from '../companies/companies.schemas.js';
@@ -172,21 +174,37 @@ export function locate(m: Material): { city: string; country: string; address: s
  * when the gazetteer knows it; the country last from the TLD or the phone's prefix.
  */
 export function locateWith(m: Material, id: Identity): Located {
-  const l = locateRaw(m, id);
+  const { localityDoubt = 0, ...l } = locateRaw(m, id);
   // the town's (and so the address's) confidence less what the site's other addresses put in doubt; the country keeps its own
-  const doubt = l.city ? id.cityDoubt(l.city).penalty : 0;
+  const doubt = l.city ? id.cityDoubt(l.city).penalty + localityDoubt : 0;
   return { ...l, cityConfidence: Math.max(0, Math.round((l.confidence - doubt) * 100) / 100) };
 }
 
 type Located = { city: string; country: string; address: string; method: string; url: string; confidence: number; cityConfidence: number };
 
-function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> {
-  if (m.structuredAddress && (m.structuredAddress.city || m.structuredAddress.country)) {
+/**
+ * How far a structured address's locality is in doubt (issue 40): a neighbourhood read as its city is held for the owner;
+ * a town the gazetteer does not know and no address on the page repeats is a weak signal.
+ */
+const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15 } as const;
+
+function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> & { localityDoubt?: number } {
+  const sa = m.structuredAddress;
+  if (sa && (sa.city || sa.country)) {
     const found = locate(m);
     // the structured address names no town: a town read from the page's lines must be one the gazetteer knows ("© 2025 HOMMÉS STUDIO" is no postcode and town)
-    const city = !m.structuredAddress.city && found.city && !knownCity(found.city) ? '' : found.city;
-    const l = { ...found, city, country: found.country || (id.country ? (countryName(id.country.value) ?? '') : '') };
-    if (l.city || !id.address) return { ...l, method: 'structured-address', url: m.pages.find((p) => p.orgs.length || p.microdataAddress)?.url ?? '', confidence: 0.95 };
+    let city = !sa.city && found.city && !knownCity(found.city) ? '' : found.city;
+    const country = found.country || (id.country ? (countryName(id.country.value) ?? '') : '');
+    let localityDoubt = 0;
+    if (sa.city && city === toPlainLine(sa.city).slice(0, 100)) {
+      const judged = judgeLocality(city, sa.region, countryCode(country) ?? id.country?.value ?? '');
+      const onPage = id.locations.some((loc) => placeKey(loc.city) === placeKey(city));
+      if (judged.kind === 'neighbourhood') localityDoubt = LOCALITY_DOUBT.neighbourhood;
+      else if (judged.kind === 'unknown' && !onPage) localityDoubt = LOCALITY_DOUBT.unknownUnconfirmed;
+      city = judged.city;
+    }
+    const l = { ...found, city, country };
+    if (l.city || !id.address) return { ...l, method: 'structured-address', url: m.pages.find((p) => p.orgs.length || p.microdataAddress)?.url ?? '', confidence: 0.95, localityDoubt };
   }
   const a = id.address;
   if (a && a.confidence >= CONFIDENCE_FLOOR.city) {
