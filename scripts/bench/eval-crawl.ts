@@ -44,7 +44,7 @@ function precision(r: EvalReport) {
 }
 const floorOf = (f: (typeof EVAL_FIELDS)[number]) => (f === 'country' ? 0.5 : CONFIDENCE_FLOOR[f]);
 const pct = (a: number, b: number) => (b ? `${((a / b) * 100).toFixed(1)} %` : 'n/a');
-/** The rule the thresholds follow: the lowest cut (steps of 0.05 from the floor) with precision ≥ 97 %. */
+/** The rule the thresholds respect: no lower than the lowest cut (steps of 0.05 from the floor) with precision ≥ 97 %. */
 function ruleCut(r: EvalReport, f: (typeof EVAL_FIELDS)[number]): number | undefined {
   for (let t = floorOf(f); t <= 1.0001; t = Math.round((t + 0.05) * 100) / 100) {
     const { kept, right } = precisionAbove(r, f, t);
@@ -57,7 +57,8 @@ function published(r: EvalReport, dev: boolean) {
     const t = PUBLISH_THRESHOLD[f];
     const { kept, right } = precisionAbove(r, f, t);
     const held = r.scored[f].filter((s) => s.confidence < t);
-    const rule = dev ? `  (dev rule's cut ${ruleCut(r, f)?.toFixed(2) ?? 'none'}${ruleCut(r, f) === t ? '' : ' ≠ table'})` : '';
+    const cut = dev ? ruleCut(r, f) : undefined;
+    const rule = dev ? `  (dev right ≥ 97 % from ${cut?.toFixed(2) ?? 'no cut'}${cut === undefined || cut > t ? ': the table is BELOW the rule' : ''})` : '';
     console.log(`  ${f.padEnd(8)} published ≥${t.toFixed(2)}: precision ${right}/${kept} = ${pct(right, kept)}, coverage ${kept}/${r.sites} = ${pct(kept, r.sites)}, held ${held.length} (${held.filter((s) => s.ok).length} of them right)${rule}`);
   }
 }
