@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { seedDemoIfEmpty } from './modules/companies/companies.seed.js';
+import { loadGazetteer } from './lib/gazetteer.js';
 
 const config = loadConfigOrExit();
 
@@ -20,6 +21,9 @@ if (zoned > 0) app.log.info({ zoned }, 'time zone set for companies stored befor
 // Likewise the E.164 form of phones stored before it existed (migration 0018).
 const phonesParsed = await app.services.companies.backfillPhoneE164();
 if (phonesParsed > 0) app.log.info({ phonesParsed }, 'E.164 phone set for companies stored before it');
+
+// Most searches look for a place in their words: the first one would otherwise wait for the gazetteer.
+loadGazetteer();
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -11,11 +11,14 @@
  */
 import { buildApp } from '../../src/app.js';
 import { loadConfigOrExit } from '../../src/config.js';
+import { loadGazetteer } from '../../src/lib/gazetteer.js';
 import { companiesForPeer, createOramaPeer, type OramaPeer } from './peer/orama-peer.js';
 
 const config = loadConfigOrExit();
 const app = await buildApp(config);
 let peer: OramaPeer | undefined;
+// As src/server.ts does before listening.
+loadGazetteer();
 
 app.post('/bench/peer/load', async () => {
   const started = Date.now();

@@ -88,6 +88,11 @@ export function placeKey(name: string): string {
     .replace(/[^a-z0-9]+/g, '');
 }
 
+/** Reads the gazetteer now (about a second) instead of on the first search that names a place. */
+export function loadGazetteer(): void {
+  load();
+}
+
 function load(): Map<string, GazetteerCity[]> {
   if (index) return index;
   const map = new Map<string, GazetteerCity[]>();
