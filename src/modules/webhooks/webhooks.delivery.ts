@@ -153,10 +153,8 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, att
   if (!recorded) return;
   webhookOutcomes.inc({ outcome: ok ? 'delivered' : gone ? 'gone' : retriesLeft ? 'retry' : 'failed' });
   deps.log.info({ deliveryId, endpointId: endpoint.id, attempt: attempt + 1, status: r.status, ms: r.ms }, ok ? 'webhook delivered' : 'webhook attempt failed');
-  if (ok) {
-    await repo.endpointSucceeded(endpoint.id);
-    return;
-  }
+  // A delivered attempt has cleared the endpoint's failing state with it (recordAttempt).
+  if (ok) return;
   if (gone) {
     await disable(deps, endpoint, 'gone', 'HTTP 410 Gone');
     return;

@@ -159,17 +159,24 @@ export function createWebhooksRepo(db: Queryable) {
 
     /**
      * Records attempt number `attempt` (0-based) of a pending delivery: only when no other attempt got there
-     * first (returns false then). nextInSeconds null = no retry (status becomes `final`).
+     * first (returns false then). nextInSeconds null = no retry (status becomes `final`). A delivered attempt clears
+     * its endpoint's failing state in the same statement: a reader never sees the delivery done and the endpoint failing.
      */
     async recordAttempt(a: {
       id: string; attempt: number; responseStatus: number | null; responseMs: number; error: string | null;
       final: 'delivered' | 'failed' | null; nextInSeconds: number | null;
     }): Promise<boolean> {
       const rows = await db.query<{ id: string }>(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), response_status = $3, response_ms = $4,
-           last_error = $5, status = COALESCE($6, 'pending'),
-           next_attempt_at = CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END, updated_at = now()
-         WHERE id = $1 AND attempts = $2 AND status = 'pending' RETURNING id`,
+        `WITH attempt AS (
+           UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), response_status = $3, response_ms = $4,
+             last_error = $5, status = COALESCE($6, 'pending'),
+             next_attempt_at = CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END, updated_at = now()
+           WHERE id = $1 AND attempts = $2 AND status = 'pending' RETURNING id, endpoint_id
+         ), recovered AS (
+           UPDATE webhook_endpoints SET failing_since = NULL, exhausted_in_a_row = 0
+            WHERE $6::text = 'delivered' AND id IN (SELECT endpoint_id FROM attempt) AND (failing_since IS NOT NULL OR exhausted_in_a_row > 0)
+         )
+         SELECT id FROM attempt`,
         [a.id, a.attempt, a.responseStatus, a.responseMs, a.error, a.final, a.nextInSeconds],
       );
       return rows.length > 0;
@@ -178,10 +185,6 @@ export function createWebhooksRepo(db: Queryable) {
     /** A delivery that will never be attempted (its endpoint is disabled or gone). */
     async abandon(id: string, reason: string): Promise<void> {
       await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, reason]);
-    },
-
-    async endpointSucceeded(endpointId: string): Promise<void> {
-      await db.query('UPDATE webhook_endpoints SET failing_since = NULL, exhausted_in_a_row = 0 WHERE id = $1 AND (failing_since IS NOT NULL OR exhausted_in_a_row > 0)', [endpointId]);
     },
 
     /** Counts a failed attempt (and an exhausted delivery); answers whether every attempt has failed for failingHours. */
