@@ -37,10 +37,18 @@ interface DomNode {
 const CHROME_TAG = new Set(['header', 'footer']);
 const CHROME_ROLE = /^(banner|contentinfo)$/i;
 const CHROME_ID = /^(site-?|page-?|main-?)?(header|footer|masthead|colophon)$/i;
-export const CHROME_SELECTOR = 'header, footer, [role=banner], [role=contentinfo], #header, #footer, #site-header, #site-footer, #masthead, #colophon';
 
 function isChrome(name: string, attribs: Record<string, string>): boolean {
   return CHROME_TAG.has(name) || CHROME_ROLE.test(attribs.role ?? '') || CHROME_ID.test(attribs.id ?? '');
+}
+
+/** Whether an element sits in the site's header or footer, by the rule pageLines applies: a chrome ancestor not inside an article. */
+function inChrome(ancestors: { name: string; attribs?: Record<string, string> }[]): boolean {
+  for (const el of [...ancestors].reverse()) {
+    if (isChrome(el.name, el.attribs ?? {})) return true;
+    if (el.name === 'article') return false;
+  }
+  return false;
 }
 
 // private-use marks around a chrome element's text, so each line can say whether it sits in one
@@ -101,10 +109,6 @@ export function pageLines($: cheerio.CheerioAPI): PageLine[] {
     else if (text) lines.push({ text, chrome: depth > 0 });
   }
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
-}
-
-export function visibleLines($: cheerio.CheerioAPI): string[] {
-  return pageLines($).map((l) => l.text);
 }
 
 /** A short line of words alone ("Phone", "Fax:", "Toll-Free") labels the number on the line after it. */
@@ -192,7 +196,7 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     const digits = (x: string) => x.replace(/\D/g, '').slice(-10);
     const raw = shown.replace(/\D/g, '').length >= 10 && digits(shown) !== digits(href) ? shown : href;
     const context = toPlainLine(a.parent().text()).split(toPlainLine(a.text()))[0] ?? '';
-    const chrome = a.closest(CHROME_SELECTOR).length > 0 && !a.closest('article').length;
+    const chrome = inChrome(a.parents().toArray());
     phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl, chrome });
   });
 

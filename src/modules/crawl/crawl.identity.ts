@@ -40,12 +40,11 @@ const MAIN_LABEL = /head\s?office|headquarters|\bhq\b|corporate|main office|regi
  * town in the header or footer; none when branches compete.
  */
 export function mainAddressBlock<A extends FoundAddress>(found: A[], structured: { city: string; phone: string }): A[] {
-  const key = (c: string) => placeKey(c);
-  const oneTown = (xs: A[]) => (xs.length && new Set(xs.map((a) => key(a.city))).size === 1 ? xs : []);
+  const oneTown = (xs: A[]) => (xs.length && new Set(xs.map((a) => placeKey(a.city))).size === 1 ? xs : []);
   // structured data can disagree with itself (one office's town, the other's number): the number written by an address settles it
   const withPhone = oneTown(found.filter((a) => a.phoneDigits.some((d) => sameLine(d, structured.phone))));
-  if (withPhone.length) return found.filter((a) => key(a.city) === key(withPhone[0]!.city));
-  if (structured.city) return found.filter((a) => key(a.city) === key(structured.city));
+  if (withPhone.length) return found.filter((a) => placeKey(a.city) === placeKey(withPhone[0]!.city));
+  if (structured.city) return found.filter((a) => placeKey(a.city) === placeKey(structured.city));
   const labelled = found.filter((a) => MAIN_LABEL.test(a.label));
   if (labelled.length) return oneTown(labelled);
   return oneTown(found).length ? found : oneTown(found.filter((a) => a.chrome));

@@ -71,9 +71,11 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
       });
       for (const t of missing) termFormsPending.set(t, read.then((found) => found.get(t)!));
     }
-    // Taken now: a read that settles removes its terms from termFormsPending.
-    const awaited = [...new Set(terms)].filter((t) => !known.has(t)).map((t) => [t, termFormsPending.get(t)!] as const);
-    for (const [t, forms] of awaited) known.set(t, await forms);
+    // Taken now (a read that settles removes its terms from termFormsPending), and awaited together: a failed read
+    // rejects this search once, never leaving another term's promise rejected with nobody awaiting it.
+    const waiting = [...new Set(terms)].filter((t) => !known.has(t));
+    const forms = await Promise.all(waiting.map((t) => termFormsPending.get(t)!));
+    waiting.forEach((t, i) => known.set(t, forms[i]!));
     return terms.flatMap((t, term) => known.get(t)!.map((f) => ({ term, ...f })));
   }
 
