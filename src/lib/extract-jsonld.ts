@@ -1,4 +1,6 @@
 import type * as cheerio from 'cheerio';
+import { findAddresses } from './address.js';
+import { countryName } from './countries.js';
 import { toPlainLine, toPlainText } from './text.js';
 import { hoursFromSchemaOrg } from './extract-hours.js';
 import type { OpeningHours } from './opening-hours.js';
@@ -55,13 +57,22 @@ function typesOf(node: Record<string, unknown>): string[] {
 
 const ORG_TYPES = /Organization|Corporation|LocalBusiness|Store|Restaurant|Service|Agency|Clinic|Dentist|Physician|Attorney|LegalService|Plumber|Electrician|HVACBusiness|RoofingContractor|HomeAndConstructionBusiness|GeneralContractor|AutoRepair|AutoDealer|Hotel|LodgingBusiness|BeautySalon|HairSalon|DaySpa|HealthClub|FinancialService|AccountingService|InsuranceAgency|RealEstateAgent|TravelAgency|EducationalOrganization|School|NGO|Bakery|CafeOrCoffeeShop|FoodEstablishment|MedicalBusiness|MedicalOrganization|ProfessionalService|EmploymentAgency|MovingCompany|Winery|Brewery|Florist|Pharmacy|Optician|VeterinaryCare|Library|Museum|SportsActivityLocation|EntertainmentBusiness|ShoppingCenter|OnlineStore|OnlineBusiness|Farm|Brand|Airline|Consortium|NewsMediaOrganization/;
 
+/**
+ * An address written as one string ("Nashville, TN\nUSA", "12 Main St, Springfield, IL 62701"): read by its shape like the
+ * page's lines, so the town, region, postcode and country are known; otherwise the whole text as the street.
+ */
+export function addressOfText(text: string): StructuredAddress | undefined {
+  const line = toPlainLine(text);
+  if (!line) return undefined;
+  const found = findAddresses(text.split(/\n|<br\s*\/?>/i).map(toPlainLine).filter(Boolean))[0];
+  if (!found) return { street: line, city: '', region: '', postalCode: '', country: '' };
+  return { street: found.street, city: found.city, region: found.region, postalCode: found.postalCode, country: countryName(found.country) ?? found.country };
+}
+
 function parseAddress(v: unknown): StructuredAddress | undefined {
   const a = list(v)[0];
   if (!a) return undefined;
-  if (typeof a === 'string') {
-    const line = toPlainLine(a);
-    return line ? { street: line, city: '', region: '', postalCode: '', country: '' } : undefined;
-  }
+  if (typeof a === 'string') return addressOfText(a);
   if (typeof a !== 'object') return undefined;
   const o = a as Record<string, unknown>;
   const addr = {
