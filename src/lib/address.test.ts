@@ -98,3 +98,18 @@ describe('findAddresses: more shapes read on real pages (session 14)', () => {
     assert.deepEqual(cities(['Call 555-123-4567 Suite 3', 'Boston']), []);
   });
 });
+
+describe('findAddresses: a town the gazetteer lacks, on a site whose domain names the country (session 14)', () => {
+  const hinted = (lines: string[], tld: string) => findAddresses(lines, new Set(), tld).map((a) => `${a.postalCode} ${a.city} ${a.country} ${a.confidence.toFixed(2)}`);
+
+  it('reads the town after a postcode of the domain country’s shape, with a street before it, at a low confidence', () => {
+    assert.deepEqual(hinted(['Oberstdorf Resort', 'An der Breitach 3', '87538 Fischen', 'Tel.'], 'DE'), ['87538 Fischen DE 0.68']);
+  });
+
+  it('reads nothing without the street, on another domain or for another postcode shape', () => {
+    assert.deepEqual(hinted(['87538 Fischen'], 'DE'), []);
+    assert.deepEqual(hinted(['An der Breitach 3', '87538 Fischen'], 'COM'), []);
+    assert.deepEqual(hinted(['An der Breitach 3', '8753 Fischen'], 'DE'), []);
+    assert.deepEqual(hinted(['Wir haben 12 Jahre', '12345 Kunden betreut'], 'DE'), []);
+  });
+});

@@ -121,8 +121,15 @@ const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE', 'IS']);
 const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3}|\\d{3})\\s+(?=\\p{Lu})`, 'gu');
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
-/** Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a place). */
-function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
+/** The shape of a postcode in the countries whose domain hints at a town the gazetteer does not know. */
+const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, BE: /^\d{4}$/, NL: /^\d{4}\s?[A-Z]{2}$/, PL: /^\d{2}-\d{3}$/ };
+
+/**
+ * Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a
+ * place; or, with a street before it and a postcode of the shape the site's country domain uses, one shaped like a place:
+ * "An der Breitach 3" / "87538 Fischen" on a .de site).
+ */
+function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
   const line = lines[idx]!;
   const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] = [];
   for (const m of line.matchAll(EU_ANCHOR)) {
@@ -147,6 +154,11 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
       }
     }
     if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0]) && !/^\d{3}$/.test(m[2]!)) city = placeWords[0];
+    const hinted = !city && !prefixCountry && !!POSTCODE_SHAPE[countryHint]?.test(m[2]!) && !!placeWords[0] && looksLikePlace(placeWords[0]);
+    if (hinted) {
+      city = placeWords[0]!;
+      country = countryHint;
+    }
     if (!city || !country) continue;
     // the street: the segment before the code on this line, else the line before ("Am Delft 24, 26721 Emden")
     const before = line.slice(0, m.index ?? 0).split(SEP_RE).map(tidy).filter(Boolean);
@@ -156,6 +168,8 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
     const hasStreet = streetLike(streetSeg);
     // a bare number before a town ("seit 2010 Berlin") is an address only with a street or a country prefix
     if (!prefixCountry && !hasStreet) continue;
+    // the domain's hint needs the street on a line of its own or before the code on this line, not a year in a sentence
+    if (hinted && (!/^\d{1,4}\s*[a-z]?$/i.test(streetSeg.split(/\s+/).pop() ?? '') || /^(19|20)\d{2}$/.test(m[2]!))) continue;
     const street = hasStreet ? streetSeg : '';
     const postalCode = m[2]!;
     out.push({
@@ -209,7 +223,7 @@ function bareTownAfterStreet(lines: string[], idx: number): Omit<FoundAddress, '
 }
 
 /** Addresses in the lines of one page. */
-export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set()): FoundAddress[] {
+export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set(), countryHint = ''): FoundAddress[] {
   const out: FoundAddress[] = [];
   const bares = new Set<FoundAddress>();
   lines.forEach((line, idx) => {
@@ -223,7 +237,7 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
       out.push(found);
     };
     if (line.length <= 400 && /\d{2}/.test(line)) {
-      for (const a of europeanAddresses(lines, idx)) {
+      for (const a of europeanAddresses(lines, idx, countryHint)) {
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|visit|address|sitz|zentrale|standort|filiale|anschrift/i.test(l) && l.length < 60) ?? '';
         out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) });
