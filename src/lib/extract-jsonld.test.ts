@@ -19,3 +19,20 @@ describe('addressOfText: a structured address written as one string (session 14)
     assert.equal(jsonLdOrgs($)[0]?.address?.city, 'Nashville');
   });
 });
+
+describe('jsonLdOrgs: an organisation that lists its branches instead of an address (session 14)', () => {
+  const page = (org: object) => cheerio.load(`<script type="application/ld+json">${JSON.stringify(org)}</script>`);
+  const branch = (city: string) => ({ '@type': 'LocalBusiness', name: `School | ${city}`, address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: city, addressRegion: 'KS', postalCode: '66085' } });
+
+  it('takes the first branch’s address and says how many branches there are', () => {
+    const $ = page({ '@type': 'Organization', name: 'School', subOrganization: [branch('Overland Park'), branch('Lenexa'), branch('Prairie Village')] });
+    const a = jsonLdOrgs($)[0]?.address;
+    assert.equal(a?.city, 'Overland Park');
+    assert.equal(a?.branches, 3);
+  });
+
+  it('keeps the organisation’s own address before its branches', () => {
+    const $ = page({ '@type': 'Organization', name: 'School', address: { '@type': 'PostalAddress', addressLocality: 'Olathe' }, department: [branch('Lenexa')] });
+    assert.deepEqual([jsonLdOrgs($)[0]?.address?.city, jsonLdOrgs($)[0]?.address?.branches], ['Olathe', undefined]);
+  });
+});

@@ -15,6 +15,8 @@ export interface StructuredAddress {
   region: string;
   postalCode: string;
   country: string;
+  /** Read from the first of this many branches (subOrganization, department) of an organisation with no address of its own. */
+  branches?: number;
 }
 
 export interface StructuredOrg {
@@ -85,6 +87,17 @@ function parseAddress(v: unknown): StructuredAddress | undefined {
   return Object.values(addr).some(Boolean) ? addr : undefined;
 }
 
+/**
+ * An organisation without an address of its own that lists its branches (schema.org subOrganization or department, each
+ * with its address): the first branch's address, saying how many branches there are (session 14).
+ */
+function branchAddress(node: Record<string, unknown>): StructuredAddress | undefined {
+  const found = [...list(node.subOrganization), ...list(node.department)]
+    .map((b) => (b && typeof b === 'object' ? parseAddress((b as Record<string, unknown>).address) : undefined))
+    .filter((a): a is StructuredAddress => !!a && !!a.city);
+  return found[0] ? { ...found[0], branches: found.length } : undefined;
+}
+
 function flattenJsonLd(value: unknown, out: Record<string, unknown>[], depth = 0): void {
   if (depth > 6 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
@@ -127,7 +140,7 @@ function orgFrom(node: Record<string, unknown>): StructuredOrg {
     url: str(node.url),
     logo: str(node.logo) || str(node.image),
     sameAs: list(node.sameAs).map(str).filter((u) => /^https?:\/\//i.test(u)),
-    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address),
+    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address) ?? branchAddress(node),
     areaServed: list(node.areaServed).map((a) => toPlainLine(str(a))).filter(Boolean),
     foundingYear: founding ? Number(founding) : undefined,
     services: services.map((s) => toPlainLine(s)).filter(Boolean),

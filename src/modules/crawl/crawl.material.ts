@@ -185,9 +185,9 @@ type Located = { city: string; country: string; address: string; method: string;
 /**
  * How far a structured address's locality is in doubt (issue 40): a neighbourhood read as its city is held for the owner;
  * a town the gazetteer does not know and no address on the page repeats is a weak signal; a region read as the town for
- * want of a locality is held too.
+ * want of a locality, and the first of several branches read for an organisation without an address, are held too.
  */
-const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25 } as const;
+const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25, firstOfBranches: 0.2 } as const;
 
 function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> & { localityDoubt?: number } {
   const sa = m.structuredAddress;
@@ -203,6 +203,8 @@ function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> &
       if (judged.kind === 'neighbourhood') localityDoubt = LOCALITY_DOUBT.neighbourhood;
       else if (judged.kind === 'unknown' && !onPage) localityDoubt = LOCALITY_DOUBT.unknownUnconfirmed;
       city = judged.city;
+      // the first of several branches the structured data lists, none of them the organisation's own address
+      if ((sa.branches ?? 0) > 1) localityDoubt += LOCALITY_DOUBT.firstOfBranches;
     }
     // no locality, a region that is a big city ("Porto"): that town, held for the owner
     if (!sa.city && !city) {
