@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as cheerio from 'cheerio';
-import { addressOfText, jsonLdOrgs } from './extract-jsonld.js';
+import { addressOfText, jsonLdOrgs, microdataAddress, splitPostcode } from './extract-jsonld.js';
 
 describe('addressOfText: a structured address written as one string (session 14)', () => {
   it('reads the town, region and country by the shape of its lines', () => {
@@ -34,5 +34,24 @@ describe('jsonLdOrgs: an organisation that lists its branches instead of an addr
   it('keeps the organisation’s own address before its branches', () => {
     const $ = page({ '@type': 'Organization', name: 'School', address: { '@type': 'PostalAddress', addressLocality: 'Olathe' }, department: [branch('Lenexa')] });
     assert.deepEqual([jsonLdOrgs($)[0]?.address?.city, jsonLdOrgs($)[0]?.address?.branches], ['Olathe', undefined]);
+  });
+});
+
+describe('splitPostcode: a structured locality written with its postcode (session 14)', () => {
+  const a = (city: string, postalCode = '') => ({ street: '', city, region: '', postalCode, country: '' });
+
+  it('keeps the town alone and the code as the postcode', () => {
+    assert.deepEqual(splitPostcode(a('8606 Nänikon')), a('Nänikon', '8606'));
+    assert.deepEqual(splitPostcode(a('D-40764 Langenfeld', '40764')), a('Langenfeld', '40764'));
+  });
+
+  it('leaves a town without a code, or a number that is part of the name', () => {
+    assert.deepEqual(splitPostcode(a('Erie')), a('Erie'));
+    assert.deepEqual(splitPostcode(a('29 Palms')), a('29 Palms'));
+  });
+
+  it('is how a microdata address is read', () => {
+    const $ = cheerio.load('<div itemscope itemtype="http://schema.org/PostalAddress"><span itemprop="addressLocality">8606 Nänikon</span></div>');
+    assert.equal(microdataAddress($)?.city, 'Nänikon');
   });
 });

@@ -77,13 +77,13 @@ function parseAddress(v: unknown): StructuredAddress | undefined {
   if (typeof a === 'string') return addressOfText(a);
   if (typeof a !== 'object') return undefined;
   const o = a as Record<string, unknown>;
-  const addr = {
+  const addr = splitPostcode({
     street: toPlainLine(str(o.streetAddress)),
     city: toPlainLine(str(o.addressLocality)),
     region: toPlainLine(str(o.addressRegion)),
     postalCode: toPlainLine(str(o.postalCode)),
     country: toPlainLine(str(o.addressCountry)),
-  };
+  });
   return Object.values(addr).some(Boolean) ? addr : undefined;
 }
 
@@ -177,6 +177,12 @@ export function microdataAddress($: cheerio.CheerioAPI): StructuredAddress | und
   const md = $('[itemtype*="PostalAddress"]').first();
   if (!md.length) return undefined;
   const prop = (p: string) => toPlainLine(md.find(`[itemprop="${p}"]`).first().text());
-  const a = { street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') };
+  const a = splitPostcode({ street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') });
   return Object.values(a).some(Boolean) ? a : undefined;
+}
+
+/** A locality written with its postcode ("8606 Nänikon", "D-40764 Langenfeld"): the town alone, the code as the postcode when none is given. */
+export function splitPostcode(a: StructuredAddress): StructuredAddress {
+  const m = /^(?:[A-Z]{1,3}[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{4}\s?[A-Z]{2})\s+(\p{Lu}.*)$/u.exec(a.city);
+  return m ? { ...a, city: m[2]!.trim(), postalCode: a.postalCode || m[1]! } : a;
 }
