@@ -68,3 +68,48 @@ describe('findAddresses: how the town is written', () => {
     assert.deepEqual(cities(['Postfach 2150, 9001 St.Gallen']), ['9001 St. Gallen CH']);
   });
 });
+
+describe('findAddresses: more shapes read on real pages (session 14)', () => {
+  it('reads a dot or bar between the state and the ZIP as between the other parts', () => {
+    assert.deepEqual(cities(['PO Box 1214 • La Pine • Oregon • 97739 • 541-410-2760']), ['97739 La Pine US']);
+    assert.deepEqual(cities(['12 Main St | Springfield, IL | 62701']), ['62701 Springfield US']);
+  });
+
+  it("reads Iceland's three-digit postcode, only for a town the gazetteer places in Iceland", () => {
+    assert.deepEqual(cities(['Lækjargata 2', '101 Reykjavík, Iceland']), ['101 Reykjavík IS']);
+    assert.deepEqual(cities(['Suite 4', '300 Berlin Street']), []);
+    assert.deepEqual(cities(['Unit 2, 101 London Road']), []);
+  });
+
+  it('reads a state and its ZIP each on their own line', () => {
+    const found = findAddresses(['Main Office', 'Address', '13759 Dix Toledo Rd', 'Southgate', 'MI', '48195', '734-285-3200']);
+    assert.deepEqual(found.map((a) => `${a.postalCode} ${a.city} ${a.country} ${a.phoneDigits.join()}`), ['48195 Southgate US 7342853200']);
+    assert.deepEqual(cities(['315 Odyssey Drive, Suite D', 'Webster', 'Texas', '77598']), ['77598 Webster US']);
+  });
+
+  it('reads a town alone on the line after a street, as offices are listed, with a low confidence', () => {
+    const found = findAddresses(['Toronto', '2275 Upper Middle', 'Rd. E, Suite 101', 'Toronto', 'Vancouver', '777 Hornby Street Suite 600,', 'Vancouver, BC, V6Z 1S4', 'Ottawa', '135 Laurier Ave W,', 'ON, Ottawa']);
+    assert.deepEqual(found.map((a) => `${a.city} ${a.country} ${a.confidence.toFixed(2)}`), ['Toronto CA 0.50', 'Vancouver CA 0.98', 'Ottawa CA 0.50']);
+  });
+
+  it('does not read a town after a line that is no street, or a word that is no town', () => {
+    assert.deepEqual(cities(['Our offices', 'Toronto', 'Vancouver']), []);
+    assert.deepEqual(cities(['12 High Street', 'Opening Hours']), []);
+    assert.deepEqual(cities(['Call 555-123-4567 Suite 3', 'Boston']), []);
+  });
+});
+
+describe('findAddresses: a town the gazetteer lacks, on a site whose domain names the country (session 14)', () => {
+  const hinted = (lines: string[], tld: string) => findAddresses(lines, new Set(), tld).map((a) => `${a.postalCode} ${a.city} ${a.country} ${a.confidence.toFixed(2)}`);
+
+  it('reads the town after a postcode of the domain country’s shape, with a street before it, at a low confidence', () => {
+    assert.deepEqual(hinted(['Oberstdorf Resort', 'An der Breitach 3', '87538 Fischen', 'Tel.'], 'DE'), ['87538 Fischen DE 0.68']);
+  });
+
+  it('reads nothing without the street, on another domain or for another postcode shape', () => {
+    assert.deepEqual(hinted(['87538 Fischen'], 'DE'), []);
+    assert.deepEqual(hinted(['An der Breitach 3', '87538 Fischen'], 'COM'), []);
+    assert.deepEqual(hinted(['An der Breitach 3', '8753 Fischen'], 'DE'), []);
+    assert.deepEqual(hinted(['Wir haben 12 Jahre', '12345 Kunden betreut'], 'DE'), []);
+  });
+});

@@ -36,6 +36,8 @@ const AU_STATES = 'NSW VIC QLD SA WA TAS NT ACT'.split(' ');
 // Counties and nations written between a UK town and its postcode.
 const UK_AREAS = new Set('Surrey|Kent|Essex|Sussex|East Sussex|West Sussex|Hampshire|Berkshire|Buckinghamshire|Oxfordshire|Gloucestershire|Wiltshire|Somerset|Dorset|Devon|Cornwall|Avon|Herefordshire|Worcestershire|Warwickshire|West Midlands|Staffordshire|Shropshire|Cheshire|Lancashire|Merseyside|Greater Manchester|West Yorkshire|South Yorkshire|North Yorkshire|East Yorkshire|East Riding of Yorkshire|Yorkshire|County Durham|Durham|Northumberland|Cumbria|Tyne and Wear|Lincolnshire|Nottinghamshire|Derbyshire|Leicestershire|Rutland|Northamptonshire|Cambridgeshire|Norfolk|Suffolk|Hertfordshire|Bedfordshire|Middlesex|Greater London|Isle of Wight|England|Scotland|Wales|Northern Ireland|United Kingdom|UK|GB|Lanarkshire|Fife|Midlothian|West Lothian|East Lothian|Aberdeenshire|Highland|Perthshire|Ayrshire|Renfrewshire|Dunbartonshire|Glamorgan|South Glamorgan|Vale of Glamorgan|Gwent|Powys|Dyfed|Gwynedd|Clwyd|Pembrokeshire|Carmarthenshire|County Antrim|County Down|County Tyrone|County Armagh|Co. Antrim|Co. Down'.toLowerCase().split('|'));
 
+const US_STATE_LINE = new RegExp(`^(?:${US_STATES.join('|')}|${US_STATE_NAMES})$`);
+
 const REGION_NAMES = new Set(`${US_STATE_NAMES}|${CA_PROVINCE_NAMES}`.toLowerCase().split('|'));
 
 /** A US state or Canadian province written out ("California", "Ontario"): a region, unless a town of that name is meant. */
@@ -99,9 +101,10 @@ interface Anchor {
 const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
   // a state and ZIP alone on their line: the town sits in the cell or line before ("New Braunfels" / "TX 78132")
-  { re: new RegExp(`(?:^|,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
+  // "La Pine • Oregon • 97739": a dot or bar between the state and the ZIP, as between the other parts
+  { re: new RegExp(`(?:^|,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?(?:\\s+|\\s*[•·|]\\s*)(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
   // "Plymouth, MA · (508) 395-4410", "Tomball, Texas (866) ...": a state without ZIP, kept only for a city the gazetteer knows
-  { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
+  { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?!\\s*[·•|]\\s*\\d{5})(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
   // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"
   { re: new RegExp(`(?:,\\s*|\\s)\\(?(${CA_PROVINCES.join('|')}|${CA_PROVINCE_NAMES})\\)?\\.?,?(?:\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)|(?=\\s*$|\\s*\\n))`, 'g'), country: 'CA' },
   // "Parramatta NSW 2150", "Melbourne VIC 3000"
@@ -113,12 +116,20 @@ const ANCHORS: Anchor[] = [
 // Continental Europe writes the postcode before the town: "26721 Emden", "D-40764 Langenfeld", "CH-9001 St.Gallen",
 // "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa".
 const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ' };
-const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE']);
-const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3})\\s+(?=\\p{Lu})`, 'gu');
+const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE', 'IS']);
+// Iceland's postcodes have three digits ("101 Reykjavík"): kept only for a town the gazetteer places in Iceland
+const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3}|\\d{3})\\s+(?=\\p{Lu})`, 'gu');
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
-/** Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a place). */
-function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
+/** The shape of a postcode in the countries whose domain hints at a town the gazetteer does not know. */
+const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, BE: /^\d{4}$/, NL: /^\d{4}\s?[A-Z]{2}$/, PL: /^\d{2}-\d{3}$/ };
+
+/**
+ * Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a
+ * place; or, with a street before it and a postcode of the shape the site's country domain uses, one shaped like a place:
+ * "An der Breitach 3" / "87538 Fischen" on a .de site).
+ */
+function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] {
   const line = lines[idx]!;
   const out: Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'>[] = [];
   for (const m of line.matchAll(EU_ANCHOR)) {
@@ -136,13 +147,18 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
     for (let k = placeWords.length; k >= 1 && !city; k--) {
       const cand = placeWords.slice(0, k).join(' ');
       const hit = findCity(cand, prefixCountry);
-      if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry)) {
+      if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry) && (/^\d{3}$/.test(m[2]!) ? hit.country === 'IS' : hit.country !== 'IS')) {
         city = cand === cand.toUpperCase() ? hit.name : spacedAbbreviation(cand);
         country = hit.country;
         known = true;
       }
     }
-    if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0])) city = placeWords[0];
+    if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0]) && !/^\d{3}$/.test(m[2]!)) city = placeWords[0];
+    const hinted = !city && !prefixCountry && !!POSTCODE_SHAPE[countryHint]?.test(m[2]!) && !!placeWords[0] && looksLikePlace(placeWords[0]);
+    if (hinted) {
+      city = placeWords[0]!;
+      country = countryHint;
+    }
     if (!city || !country) continue;
     // the street: the segment before the code on this line, else the line before ("Am Delft 24, 26721 Emden")
     const before = line.slice(0, m.index ?? 0).split(SEP_RE).map(tidy).filter(Boolean);
@@ -152,6 +168,8 @@ function europeanAddresses(lines: string[], idx: number): Omit<FoundAddress, 'la
     const hasStreet = streetLike(streetSeg);
     // a bare number before a town ("seit 2010 Berlin") is an address only with a street or a country prefix
     if (!prefixCountry && !hasStreet) continue;
+    // the domain's hint needs the street on a line of its own or before the code on this line, not a year in a sentence
+    if (hinted && (!/^\d{1,4}\s*[a-z]?$/i.test(streetSeg.split(/\s+/).pop() ?? '') || /^(19|20)\d{2}$/.test(m[2]!))) continue;
     const street = hasStreet ? streetSeg : '';
     const postalCode = m[2]!;
     out.push({
@@ -177,24 +195,67 @@ function blockPhones(lines: string[], idx: number, street: string): string[] {
   return lines.slice(start, idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
 }
 
+const BARE_REGION = new RegExp(`^(?:(${[...US_STATES, ...CA_PROVINCES, ...AU_STATES].join('|')}),\\s*)?(.+)$`);
+const REGION_COUNTRY = new Map<string, string>([...US_STATES.map((r) => [r, 'US'] as const), ...CA_PROVINCES.map((r) => [r, 'CA'] as const), ...AU_STATES.map((r) => [r, 'AU'] as const)]);
+
+/** A street line: a number and a street word ("135 Laurier Ave W,", "Rd. E, Suite 101"), not a phone number. */
+function streetLine(line: string): boolean {
+  return line.length <= 80 && /\d/.test(line) && STREET_WORD.test(line) && !phonesInLine(line).length;
+}
+
+/**
+ * A town alone on the line after a street, without region or postcode, as sites list their offices ("Toronto" /
+ * "2275 Upper Middle" / "Rd. E, Suite 101" / "Toronto"; "135 Laurier Ave W," / "ON, Ottawa"): kept only for a town the
+ * gazetteer knows, with a low confidence. It seldom decides the main address; it shows the site has more than one town.
+ */
+function bareTownAfterStreet(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'> | undefined {
+  const line = tidy(lines[idx]!);
+  const prev = tidy(lines[idx - 1] ?? '');
+  if (line.length > 40 || !streetLine(prev)) return undefined;
+  const m = BARE_REGION.exec(line);
+  const town = m?.[2]?.trim() ?? '';
+  if (!looksLikePlace(town) || isRegionName(town)) return undefined;
+  const regionCountry = m?.[1] ? REGION_COUNTRY.get(m[1]) : undefined;
+  const hit = findCity(town, regionCountry);
+  if (!hit) return undefined;
+  const street = tidy([lines[idx - 2] ?? '', prev].filter((l) => streetLine(tidy(l))).join(', '));
+  return { street, city: spacedAbbreviation(town), region: m?.[1] ?? '', postalCode: '', country: hit.country, line: [street, town].filter(Boolean).join(', '), confidence: 0.5 };
+}
+
 /** Addresses in the lines of one page. */
-export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set()): FoundAddress[] {
+export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set(), countryHint = ''): FoundAddress[] {
   const out: FoundAddress[] = [];
+  const bares = new Set<FoundAddress>();
   lines.forEach((line, idx) => {
+    const before = out.length;
+    const bare = () => {
+      if (out.length > before || out.some((a) => a.lineIndex === idx - 1)) return;
+      const a = bareTownAfterStreet(lines, idx);
+      if (!a) return;
+      const found = { ...a, label: '', lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) };
+      bares.add(found);
+      out.push(found);
+    };
     if (line.length <= 400 && /\d{2}/.test(line)) {
-      for (const a of europeanAddresses(lines, idx)) {
+      for (const a of europeanAddresses(lines, idx, countryHint)) {
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|visit|address|sitz|zentrale|standort|filiale|anschrift/i.test(l) && l.length < 60) ?? '';
         out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) });
       }
     }
+    // "Southgate" / "MI" / "48195": a state and its ZIP each in their own cell read as one line
+    const next = lines[idx + 1]?.trim() ?? '';
+    const text = US_STATE_LINE.test(line.trim()) && /^\d{5}(?:-\d{4})?$/.test(next) ? `${line.trim()} ${next}` : line;
     // cheap pre-check: every anchor needs a digit or a ", XX" region code
-    if (line.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]/.test(line)) return;
+    if (text.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]/.test(text)) {
+      bare();
+      return;
+    }
     for (const a of ANCHORS) {
-      for (const m of line.matchAll(a.re)) {
+      for (const m of text.matchAll(a.re)) {
         const start = m.index ?? 0;
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
-        const prefix = [...prev, line.slice(0, start)].join('\n');
+        const prefix = [...prev, text.slice(0, start)].join('\n');
         const found = cityBefore(prefix, a.country);
         if (!found) continue;
         const postalCode = m[2] ?? '';
@@ -220,6 +281,8 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         });
       }
     }
+    bare();
   });
-  return out;
+  // the town alone on its line, then its state and ZIP on the next ("New Braunfels" / "TX 78132"): one address, the anchored one
+  return out.filter((a) => !bares.has(a) || !out.some((b) => !bares.has(b) && b.lineIndex > a.lineIndex && b.lineIndex <= a.lineIndex + 2 && b.city.toLowerCase() === a.city.toLowerCase()));
 }

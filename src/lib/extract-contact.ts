@@ -217,6 +217,8 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     const labelAbove = i > 0 && LABEL_LINE.test(lines[i - 1]!) ? lines[i - 1]! : '';
     for (const [j, p] of phonesInLine(line).entries()) phones.push({ raw: p.raw, label: p.label || (j === 0 ? labelAbove : ''), source: 'text', url: pageUrl, chrome });
   }
-  const addresses = findAddresses(lines, new Set(page.flatMap((l, i) => (l.chrome ? [i] : []))));
+  // the country domain hints at the country of a postcode-first address whose town the gazetteer lacks
+  const tld = URL.canParse(pageUrl) ? (new URL(pageUrl).hostname.split('.').pop() ?? '').toUpperCase() : '';
+  const addresses = findAddresses(lines, new Set(page.flatMap((l, i) => (l.chrome ? [i] : []))), tld);
   return { names, phones, addresses, locale: ($('html').attr('lang') ?? '').trim() };
 }

@@ -1,4 +1,6 @@
 import type * as cheerio from 'cheerio';
+import { findAddresses } from './address.js';
+import { countryName } from './countries.js';
 import { toPlainLine, toPlainText } from './text.js';
 import { hoursFromSchemaOrg } from './extract-hours.js';
 import type { OpeningHours } from './opening-hours.js';
@@ -13,6 +15,8 @@ export interface StructuredAddress {
   region: string;
   postalCode: string;
   country: string;
+  /** Read from the first of this many branches (subOrganization, department) of an organisation with no address of its own. */
+  branches?: number;
 }
 
 export interface StructuredOrg {
@@ -55,23 +59,43 @@ function typesOf(node: Record<string, unknown>): string[] {
 
 const ORG_TYPES = /Organization|Corporation|LocalBusiness|Store|Restaurant|Service|Agency|Clinic|Dentist|Physician|Attorney|LegalService|Plumber|Electrician|HVACBusiness|RoofingContractor|HomeAndConstructionBusiness|GeneralContractor|AutoRepair|AutoDealer|Hotel|LodgingBusiness|BeautySalon|HairSalon|DaySpa|HealthClub|FinancialService|AccountingService|InsuranceAgency|RealEstateAgent|TravelAgency|EducationalOrganization|School|NGO|Bakery|CafeOrCoffeeShop|FoodEstablishment|MedicalBusiness|MedicalOrganization|ProfessionalService|EmploymentAgency|MovingCompany|Winery|Brewery|Florist|Pharmacy|Optician|VeterinaryCare|Library|Museum|SportsActivityLocation|EntertainmentBusiness|ShoppingCenter|OnlineStore|OnlineBusiness|Farm|Brand|Airline|Consortium|NewsMediaOrganization/;
 
+/**
+ * An address written as one string ("Nashville, TN\nUSA", "12 Main St, Springfield, IL 62701"): read by its shape like the
+ * page's lines, so the town, region, postcode and country are known; otherwise the whole text as the street.
+ */
+export function addressOfText(text: string): StructuredAddress | undefined {
+  const line = toPlainLine(text);
+  if (!line) return undefined;
+  const found = findAddresses(text.split(/\n|<br\s*\/?>/i).map(toPlainLine).filter(Boolean))[0];
+  if (!found) return { street: line, city: '', region: '', postalCode: '', country: '' };
+  return { street: found.street, city: found.city, region: found.region, postalCode: found.postalCode, country: countryName(found.country) ?? found.country };
+}
+
 function parseAddress(v: unknown): StructuredAddress | undefined {
   const a = list(v)[0];
   if (!a) return undefined;
-  if (typeof a === 'string') {
-    const line = toPlainLine(a);
-    return line ? { street: line, city: '', region: '', postalCode: '', country: '' } : undefined;
-  }
+  if (typeof a === 'string') return addressOfText(a);
   if (typeof a !== 'object') return undefined;
   const o = a as Record<string, unknown>;
-  const addr = {
+  const addr = splitPostcode({
     street: toPlainLine(str(o.streetAddress)),
     city: toPlainLine(str(o.addressLocality)),
     region: toPlainLine(str(o.addressRegion)),
     postalCode: toPlainLine(str(o.postalCode)),
     country: toPlainLine(str(o.addressCountry)),
-  };
+  });
   return Object.values(addr).some(Boolean) ? addr : undefined;
+}
+
+/**
+ * An organisation without an address of its own that lists its branches (schema.org subOrganization or department, each
+ * with its address): the first branch's address, saying how many branches there are (session 14).
+ */
+function branchAddress(node: Record<string, unknown>): StructuredAddress | undefined {
+  const found = [...list(node.subOrganization), ...list(node.department)]
+    .map((b) => (b && typeof b === 'object' ? parseAddress((b as Record<string, unknown>).address) : undefined))
+    .filter((a): a is StructuredAddress => !!a && !!a.city);
+  return found[0] ? { ...found[0], branches: found.length } : undefined;
 }
 
 function flattenJsonLd(value: unknown, out: Record<string, unknown>[], depth = 0): void {
@@ -116,7 +140,7 @@ function orgFrom(node: Record<string, unknown>): StructuredOrg {
     url: str(node.url),
     logo: str(node.logo) || str(node.image),
     sameAs: list(node.sameAs).map(str).filter((u) => /^https?:\/\//i.test(u)),
-    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address),
+    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address) ?? branchAddress(node),
     areaServed: list(node.areaServed).map((a) => toPlainLine(str(a))).filter(Boolean),
     foundingYear: founding ? Number(founding) : undefined,
     services: services.map((s) => toPlainLine(s)).filter(Boolean),
@@ -153,6 +177,12 @@ export function microdataAddress($: cheerio.CheerioAPI): StructuredAddress | und
   const md = $('[itemtype*="PostalAddress"]').first();
   if (!md.length) return undefined;
   const prop = (p: string) => toPlainLine(md.find(`[itemprop="${p}"]`).first().text());
-  const a = { street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') };
+  const a = splitPostcode({ street: prop('streetAddress'), city: prop('addressLocality'), region: prop('addressRegion'), postalCode: prop('postalCode'), country: prop('addressCountry') });
   return Object.values(a).some(Boolean) ? a : undefined;
+}
+
+/** A locality written with its postcode ("8606 Nänikon", "D-40764 Langenfeld"): the town alone, the code as the postcode when none is given. */
+export function splitPostcode(a: StructuredAddress): StructuredAddress {
+  const m = /^(?:[A-Z]{1,3}[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{4}\s?[A-Z]{2})\s+(\p{Lu}.*)$/u.exec(a.city);
+  return m ? { ...a, city: m[2]!.trim(), postalCode: a.postalCode || m[1]! } : a;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { judgeLocality } from './locality.js';
+import { judgeLocality, townOfRegion } from './locality.js';
 
 describe('judgeLocality: what a structured address names as its town (issue 40)', () => {
   it('keeps a town the gazetteer knows', () => {
@@ -23,5 +23,19 @@ describe('judgeLocality: what a structured address names as its town (issue 40)'
 
   it('says when the gazetteer does not know the town', () => {
     assert.equal(judgeLocality('Qwertzhausen', '', 'DE').kind, 'unknown');
+  });
+});
+
+describe('townOfRegion: a structured address with a region and no locality (session 14)', () => {
+  it('reads a region that is a big city of the country as the town', () => {
+    assert.equal(townOfRegion('Porto', 'PT'), 'Porto');
+    assert.equal(townOfRegion('Madrid', 'ES'), 'Madrid');
+  });
+
+  it('reads no town from a state, a province code, a country or a small namesake', () => {
+    assert.equal(townOfRegion('California', 'US'), '');
+    assert.equal(townOfRegion('ON', 'CA'), '');
+    assert.equal(townOfRegion('Portugal', 'PT'), '');
+    assert.equal(townOfRegion('Erie', 'US'), '');
   });
 });

@@ -31,3 +31,18 @@ export function judgeLocality(city: string, region: string, country: string): { 
   }
   return { kind: small ? 'town' : 'unknown', city: town };
 }
+
+/** A region this big as a town is the city it names (Porto, Lisboa, Madrid), not a small town of a province's name. */
+const REGION_TOWN_MIN_POPULATION = 100_000;
+
+/**
+ * The town a structured address's region names when it has no locality (session 14): {"addressRegion": "Porto",
+ * "postalCode": "4150-387"} is in Porto. Only a region that is no state or province name and that the gazetteer knows
+ * as a city of at least 100,000 people in that country; otherwise none.
+ */
+export function townOfRegion(region: string, country: string): string {
+  const reg = region.trim();
+  if (reg.length <= 3 || isRegionName(reg) || countryCode(reg)) return '';
+  const hit = findCity(reg, country || undefined);
+  return hit && hit.population >= REGION_TOWN_MIN_POPULATION ? reg : '';
+}

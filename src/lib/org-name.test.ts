@@ -69,3 +69,15 @@ describe('copyrightName: marks, licensors and acronyms are not the holder (issue
     assert.equal(copyrightName('Copyright © 2026 Vascular Institute of Chattanooga (VIC). All Rights Reserved.'), 'Vascular Institute of Chattanooga');
   });
 });
+
+describe("chooseName: a site builder's default site name (session 14)", () => {
+  it('prefers the name written on the page to a default site name never changed', () => {
+    const n = chooseName(page([{ value: 'training-line-englishs Webseite!', source: 'og:site_name' }, { value: 'Training-Line English', source: 'domain-phrase' }]), 'trainingline-english.de');
+    assert.equal(n?.value, 'Training-Line English');
+  });
+
+  it('keeps a site name that only ends in "Site" or "Homes"', () => {
+    const n = chooseName(page([{ value: 'Campsite', source: 'og:site_name' }, { value: 'Campsite Ltd', source: 'copyright' }]), 'campsite.co.uk');
+    assert.equal(n?.value, 'Campsite');
+  });
+});

@@ -55,6 +55,8 @@ export function altIsNotAName(alt: string): boolean {
 
 const SLOGAN_WORDS = /\b(for sale|near me|free|best|cheap|affordable|quality|services?|repairs?|installation|experts?|specialists?|solutions|compare|fast|same[- ]day|24\/7|emergency|call|book|shop|online|welcome to|your|our|we|you|in \w+ since)\b/i;
 
+const SITE_BUILDER_DEFAULT = /^(?:.+?['’]?s|my|meine?)\s+(?:webseite|website|web site|homepage|site)!?$/i;
+
 export function nameKey(s: string): string {
   let t = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   for (let i = 0; i < 2; i++) t = t.replace(LEGAL, '');
@@ -93,6 +95,8 @@ function shapePenalty(value: string, source: string): number {
   if (words > 5) p += 0.35 * (words - 5);
   if (SLOGAN_WORDS.test(value)) p += 0.9;
   if (/[!?]$/.test(value)) p += 1;
+  // a site builder's default site name, never changed: "training-line-englishs Webseite!", "Jane's Website", "Meine Homepage"
+  if (SITE_BUILDER_DEFAULT.test(value)) p += 1.5;
   if (/^[a-z0-9-]+$/.test(value) && value.includes('-')) p += 1.2; // a slug: "bellaluna-salon"
   if (/\.(com|net|org|co|ca|au|uk)\b/i.test(value)) p += 0.6;
   return p;

@@ -37,3 +37,24 @@ describe('identify: the main address among others on the page (issue 40)', () =>
     assert.equal(id.address?.city, 'St. Gallen');
   });
 });
+
+describe('identify: offices listed as a town alone after their street (session 14)', () => {
+  const site = (footer: string) => {
+    const html = `<html><body><main><h1>Blog</h1></main><footer>${footer}</footer></body></html>`;
+    return identify(assembleMaterial([extractPage(html, 'https://agency.example.com/')], 'https://agency.example.com/'));
+  };
+
+  it('lowers the confidence of the one full address when other offices are listed', () => {
+    const alone = site('<p>777 Hornby Street Suite 600,<br>Vancouver, BC, V6Z 1S4</p>');
+    const listed = site('<p>Toronto</p><p>2275 Upper Middle<br>Rd. E, Suite 101</p><p>Toronto</p><p>Vancouver</p><p>777 Hornby Street Suite 600,<br>Vancouver, BC, V6Z 1S4</p>');
+    assert.equal(alone.address?.city, 'Vancouver');
+    assert.equal(listed.address?.city, 'Vancouver');
+    assert.equal(alone.cityDoubt('Vancouver').reasons.includes('other towns on the site, none marked as the main one'), false);
+    assert.equal(listed.cityDoubt('Vancouver').reasons.includes('other towns on the site, none marked as the main one'), true);
+  });
+
+  it('lets a town alone vote for no country', () => {
+    const id = site('<p>12 Main Street</p><p>London</p><p>Call (212) 555-0100</p>');
+    assert.notEqual(id.country?.value, 'GB');
+  });
+});

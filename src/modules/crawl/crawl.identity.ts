@@ -62,7 +62,8 @@ export function identify(m: Material): Identity {
   const vote = (c: string | undefined, w: number) => c && votes.set(c, (votes.get(c) ?? 0) + w);
   const structured = m.structuredAddress?.country ? countryCode(m.structuredAddress.country) : undefined;
   vote(structured, 5);
-  for (const a of found) vote(a.country, 1 + a.confidence);
+  // a town alone after a street ("Toronto") votes for no country: the same name stands in several
+  for (const a of found) if (a.postalCode || a.region) vote(a.country, 1 + a.confidence);
   const tld = tldCountry(m.domain);
   vote(tld, 1.5);
   for (const p of pages.slice(0, 3)) vote(/^[a-z]{2}-([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase(), 0.4);

@@ -1,7 +1,7 @@
 import type { ExtractedPage, StructuredOrg } from '../../lib/extract.js';
 import { countryCode, countryName } from '../../lib/countries.js';
 import { placeKey } from '../../lib/gazetteer.js';
-import { judgeLocality } from '../../lib/locality.js';
+import { judgeLocality, townOfRegion } from '../../lib/locality.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { ServiceType } from '../companies/companies.schemas.js';
@@ -184,9 +184,10 @@ type Located = { city: string; country: string; address: string; method: string;
 
 /**
  * How far a structured address's locality is in doubt (issue 40): a neighbourhood read as its city is held for the owner;
- * a town the gazetteer does not know and no address on the page repeats is a weak signal.
+ * a town the gazetteer does not know and no address on the page repeats is a weak signal; a region read as the town for
+ * want of a locality, and the first of several branches read for an organisation without an address, are held too.
  */
-const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15 } as const;
+const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25, firstOfBranches: 0.2 } as const;
 
 function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> & { localityDoubt?: number } {
   const sa = m.structuredAddress;
@@ -202,6 +203,13 @@ function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> &
       if (judged.kind === 'neighbourhood') localityDoubt = LOCALITY_DOUBT.neighbourhood;
       else if (judged.kind === 'unknown' && !onPage) localityDoubt = LOCALITY_DOUBT.unknownUnconfirmed;
       city = judged.city;
+      // the first of several branches the structured data lists, none of them the organisation's own address
+      if ((sa.branches ?? 0) > 1) localityDoubt += LOCALITY_DOUBT.firstOfBranches;
+    }
+    // no locality, a region that is a big city ("Porto"): that town, held for the owner
+    if (!sa.city && !city) {
+      city = townOfRegion(sa.region, countryCode(country) ?? id.country?.value ?? '');
+      if (city) localityDoubt = LOCALITY_DOUBT.regionAsTown;
     }
     const l = { ...found, city, country };
     if (l.city || !id.address) return { ...l, method: 'structured-address', url: m.pages.find((p) => p.orgs.length || p.microdataAddress)?.url ?? '', confidence: 0.95, localityDoubt };
