@@ -43,7 +43,14 @@ describe('configuration', () => {
     refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db', DATABASE_READ_MAX_LAG_MS: '50' }, /DATABASE_READ_MAX_LAG_MS must be between 100/);
   });
 
+  it('leaves the heap growth to V8 unless HEAP_GROWING_PERCENT is set (issue 41)', () => {
+    assert.equal(loadConfig({}).heapGrowingPercent, 0);
+    assert.equal(loadConfig({ HEAP_GROWING_PERCENT: '30' }).heapGrowingPercent, 30);
+  });
+
   for (const [name, value, message] of [
+    ['HEAP_GROWING_PERCENT', 'some', /HEAP_GROWING_PERCENT must be an integer/],
+    ['HEAP_GROWING_PERCENT', '-5', /HEAP_GROWING_PERCENT must be between/],
     ['PORT', 'eighty', /PORT must be an integer/],
     ['PORT', '70000', /PORT must be between/],
     ['BASE_URL', 'not a url', /BASE_URL must be a URL/],

@@ -36,6 +36,11 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Trust X-Forwarded-For (only behind a proxy that sets it; otherwise clients could fake their IP). */
   trustProxy: boolean;
+  /**
+   * HEAP_GROWING_PERCENT: after each full garbage collection the JavaScript heap may grow this much above what stayed
+   * alive before the next one (platform/heap.ts); 0 leaves V8's own rule (up to four times, with a high first limit).
+   */
+  heapGrowingPercent: number;
   /** Embedding provider: the bundled local model, or an OpenAI-compatible endpoint. */
   embeddings: {
     provider: 'local' | 'openai';
@@ -189,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: bool(env, 'SEED_DEMO', true),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 0, 0, 1000),
     embeddings: {
       provider: embeddingProvider,
       baseUrl: embeddingsBaseUrl,

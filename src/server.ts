@@ -2,8 +2,10 @@ import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { seedDemoIfEmpty } from './modules/companies/companies.seed.js';
 import { loadGazetteer } from './lib/gazetteer.js';
+import { limitHeapGrowth } from './platform/heap.js';
 
 const config = loadConfigOrExit();
+limitHeapGrowth(config.heapGrowingPercent);
 
 const app = await buildApp(config);
 // The embedded default seeds a demo directory on first start so the service is useful at once.

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
+import { limitHeapGrowth } from './platform/heap.js';
 
 /**
  * `npm run worker`: the same services as the web process with the job runner on and no HTTP
@@ -8,6 +9,7 @@ import { loadConfigOrExit } from './config.js';
  * PGlite only one process may open the data folder, so a separate worker needs DATABASE_URL.
  */
 const config = { ...loadConfigOrExit(), runJobs: true };
+limitHeapGrowth(config.heapGrowingPercent);
 
 const app = await buildApp(config);
 await app.ready();

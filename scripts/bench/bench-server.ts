@@ -7,18 +7,31 @@
  *   GET  /bench/peer/companies   ?q=&category=&country=&city=&service_type=&is_verified=&limit=
  *                                embeds q with the service's own provider (same micro-batching and
  *                                cost as ours), searches Orama in hybrid mode, answers JSON.
+ *   POST /bench/gc               a full garbage collection when node runs with --expose-gc (memory-probe's
+ *                                --gc), then the heap in use: what the load left alive, not its garbage
  * Never started by the service itself.
  */
 import { buildApp } from '../../src/app.js';
 import { loadConfigOrExit } from '../../src/config.js';
 import { loadGazetteer } from '../../src/lib/gazetteer.js';
+import { limitHeapGrowth } from '../../src/platform/heap.js';
 import { companiesForPeer, createOramaPeer, type OramaPeer } from './peer/orama-peer.js';
 
 const config = loadConfigOrExit();
+// As src/server.ts does before building the app.
+limitHeapGrowth(config.heapGrowingPercent);
 const app = await buildApp(config);
 let peer: OramaPeer | undefined;
 // As src/server.ts does before listening.
 loadGazetteer();
+
+app.post('/bench/gc', async () => {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) return { collected: false };
+  collect();
+  const m = process.memoryUsage();
+  return { collected: true, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, rss: m.rss };
+});
 
 app.post('/bench/peer/load', async () => {
   const started = Date.now();

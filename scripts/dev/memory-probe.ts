@@ -1,8 +1,13 @@
 /**
- * Where the server's memory goes: `npx tsx scripts/dev/memory-probe.ts --data-dir DIR [--duration 10] [--snapshot]`
- * starts scripts/bench/bench-server.ts on a store that bench:search filled (`--data-dir` kept), prints the resident
+ * Where the server's memory goes: `npx tsx scripts/dev/memory-probe.ts --data-dir DIR | --database-url URL
+ * [--duration 10] [--snapshot]`
+ * starts scripts/bench/bench-server.ts on a store that bench:search filled (`--data-dir` kept, or a PostgreSQL database
+ * kept with `--database-name`), prints the resident
  * set (VmRSS, peak VmHWM) with the JavaScript heap, external and array-buffer memory of the main thread (from
  * /metrics) once ready and after each load (novel queries, near, a city in the words: 10 connections), then stops.
+ * `--node-arg FLAG` (repeatable) passes a flag to the server's node (a V8 heap setting, say).
+ * `--gc` also prints, after each stage, the heap in use after a full garbage collection (what stays alive: caches,
+ * the index) beside what the load's garbage left.
  * `--snapshot` also writes a heap snapshot of the main thread at the end (Node's --heapsnapshot-signal) and prints its
  * path. Not run by CI.
  */
@@ -17,9 +22,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('--data-dir DIR (a store filled by npm run bench:search -- --data-dir DIR)');
+const databaseUrl = option('--database-url');
+if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
 const duration = Number(option('--duration', '10'));
 const snapshot = args.includes('--snapshot');
+const collect = args.includes('--gc');
+const nodeFlags = args.flatMap((a, i) => (a === '--node-arg' && args[i + 1] ? [args[i + 1]!] : []));
 const port = 19000 + Math.floor(Math.random() * 1000);
 const snapshotDir = fs.mkdtempSync('/tmp/agp-heap-');
 
@@ -27,13 +35,13 @@ const server = await startBenchServer({
   script: path.join(root, 'scripts/bench/bench-server.ts'),
   cwd: root,
   env: {
-    ...process.env, DATA_DIR: path.resolve(dataDir), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
     EMBEDDINGS_WORKERS: process.env.PROBE_WORKERS ?? '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
   },
   port,
   timeoutMs: 900_000,
   log: (m) => console.log(m),
-  nodeArgs: snapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [],
+  nodeArgs: [...nodeFlags, ...(collect ? ['--expose-gc'] : []), ...(snapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [])],
 });
 const base = `http://127.0.0.1:${port}`;
 
@@ -42,7 +50,12 @@ async function report(stage: string): Promise<void> {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   const metrics = await (await fetch(`${base}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20;
-  console.log(`${stage.padEnd(22)} rss ${kb('VmRSS').toFixed(0)} MB (peak ${kb('VmHWM').toFixed(0)}), main thread: heap used ${metric('nodejs_heap_size_used_bytes').toFixed(0)} of ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MB, external ${metric('nodejs_external_memory_bytes').toFixed(0)} MB`);
+  let live = '';
+  if (collect) {
+    const after = (await (await fetch(`${base}/bench/gc`, { method: 'POST' })).json()) as { heapUsed: number };
+    live = `, ${(after.heapUsed / 2 ** 20).toFixed(0)} MB alive after a full collection`;
+  }
+  console.log(`${stage.padEnd(22)} rss ${kb('VmRSS').toFixed(0)} MB (peak ${kb('VmHWM').toFixed(0)}), main thread: heap used ${metric('nodejs_heap_size_used_bytes').toFixed(0)} of ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MB${live}, external ${metric('nodejs_external_memory_bytes').toFixed(0)} MB`);
 }
 
 let n = 0;
