@@ -81,3 +81,15 @@ describe("chooseName: a site builder's default site name (session 14)", () => {
     assert.equal(n?.value, 'Campsite');
   });
 });
+
+describe("chooseName: the page's own interface words are no name (session 14)", () => {
+  it('skips a menu button read as the heading', () => {
+    const n = chooseName(page([{ value: 'Menu', source: 'brand' }, { value: 'ProjectorScreenStore.com', source: 'title' }]), 'projectorscreenstore.com');
+    assert.equal(n?.value, 'ProjectorScreenStore.com');
+  });
+
+  it('keeps a name that only contains such a word', () => {
+    const n = chooseName(page([{ value: 'Menu Design Studio', source: 'og:site_name' }]), 'menudesignstudio.com');
+    assert.equal(n?.value, 'Menu Design Studio');
+  });
+});

@@ -41,7 +41,8 @@ const SOURCE_WEIGHT: Record<NameEvidence['source'], number> = {
 };
 
 const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\s*Ltd\.?|Pty|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|GmbH|inc\.)$/i;
-const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon)$/i;
+// Words of the page's own interface (a menu button's label or alt text, "Skip to content") name no business either.
+const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon|(main |mobile |open |close )?menu|navigation|toggle navigation|filters?|filter results|refine results|skip to (main )?content|search|close|(shopping )?cart|log ?in|sign in|my account|back to top)$/i;
 // An image's alt text that describes a badge, a seal or a picture rather than naming the business (issue 40):
 // "Secure Site security image", "Equal Housing Lender", "BBB Accredited Business", "Google My Business".
 const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of)\b/i;
