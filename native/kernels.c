@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define ROWS 4
+#define ROWS 8
 #ifndef STRIP
 #define STRIP 128
 #endif

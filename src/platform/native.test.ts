@@ -24,6 +24,26 @@ describe('native kernels', () => {
     assert.throws(() => native.sgemm(new Float64Array(4) as unknown as Float32Array, 2, 2, new Float32Array(4), 2, null, new Float32Array(4), false), /bad arguments/);
   });
 
+  it('sgemm: every shape (register blocks, their edge rows and columns) gives the plain loop\'s product', (t) => {
+    if (!native) return t.skip('native kernels not built');
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    for (const [n, k, m] of [[1, 5, 3], [3, 64, 130], [7, 33, 16], [8, 16, 144], [13, 40, 200], [21, 17, 17]] as const) {
+      const a = Float32Array.from({ length: n * k }, random);
+      const w = Float32Array.from({ length: k * m }, random);
+      const bias = Float32Array.from({ length: m }, random);
+      const out = new Float32Array(n * m);
+      native.sgemm(a, n, k, w, m, bias, out, true);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < m; j++) {
+          let sum = bias[j]!;
+          for (let p = 0; p < k; p++) sum += a[i * k + p]! * w[p * m + j]!;
+          assert.ok(Math.abs(out[i * m + j]! - Math.max(0, sum)) < 1e-4, `${n}×${k}·${k}×${m} at ${i},${j}`);
+        }
+      }
+    }
+  });
+
   it('dotRows: scores the named rows, rejects short arrays and slots outside the matrix', (t) => {
     if (!native) return t.skip('native kernels not built');
     const matrix = Float32Array.from([1, 0, 0, 1, 2, 2]);

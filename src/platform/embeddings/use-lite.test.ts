@@ -40,6 +40,18 @@ describe('embedding model evaluated from its weights (use-lite)', () => {
     }
   });
 
+  it('gives each text of a batch the vector it gets alone (the batch shares the dense layers, not attention)', () => {
+    const native = loadNativeKernels()?.sgemm;
+    for (const kernel of native ? [jsSgemm, native] : [jsSgemm]) {
+      const encoder = new UseLiteEncoder(kernel);
+      const batch = encoder.embed(['', ...TEXTS, 'plumber in berlin']);
+      const alone = ['', ...TEXTS, 'plumber in berlin'].map((t) => encoder.embed([t])[0]!);
+      assert.equal(batch.length, TEXTS.length + 2);
+      batch.forEach((v, i) => assert.ok(dot(v, alone[i]!) > 0.999999, `text ${i}: cosine ${dot(v, alone[i]!)} with its vector alone`));
+      assert.deepEqual(encoder.embed([]), []);
+    }
+  });
+
   it('gives the same vectors from weights in shared memory (what every worker views) as from its own copy', () => {
     const groups = readSharedWeightGroups();
     assert.ok(groups.every((g) => g instanceof SharedArrayBuffer));
