@@ -141,6 +141,10 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, att
   const ok = r.status !== null && r.status >= 200 && r.status < 300;
   const gone = r.status === 410;
   const retriesLeft = !ok && !gone && attempt < deps.retrySchedule.length;
+  // A 410 disables the endpoint (and tells its owner) before the delivery reads as failed: whoever sees the failed
+  // delivery sees the endpoint disabled too (and the mail queued). A crash in between leaves the delivery pending; its
+  // next run finds the endpoint disabled and abandons it.
+  if (gone) await disable(deps, endpoint, 'gone', 'HTTP 410 Gone', deliveryId);
   const recorded = await repo.recordAttempt({
     id: deliveryId,
     attempt,
@@ -154,20 +158,17 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, att
   webhookOutcomes.inc({ outcome: ok ? 'delivered' : gone ? 'gone' : retriesLeft ? 'retry' : 'failed' });
   deps.log.info({ deliveryId, endpointId: endpoint.id, attempt: attempt + 1, status: r.status, ms: r.ms }, ok ? 'webhook delivered' : 'webhook attempt failed');
   // A delivered attempt has cleared the endpoint's failing state with it (recordAttempt).
-  if (ok) return;
-  if (gone) {
-    await disable(deps, endpoint, 'gone', 'HTTP 410 Gone');
-    return;
-  }
+  if (ok || gone) return;
   const state = await repo.endpointFailed(endpoint.id, !retriesLeft);
   if (state && (state.exhausted_in_a_row >= deps.disableAfterExhausted || state.failing_hours >= deps.disableAfterFailingHours)) {
     await disable(deps, endpoint, 'failing', r.error ?? `HTTP ${r.status}`);
   }
 }
 
-async function disable(deps: AttemptDeps, endpoint: EndpointRow, reason: 'gone' | 'failing', lastError: string): Promise<void> {
+/** Disables the endpoint, abandons its other pending deliveries (not `keep`, the one being recorded) and tells its owner. */
+async function disable(deps: AttemptDeps, endpoint: EndpointRow, reason: 'gone' | 'failing', lastError: string, keep?: string): Promise<void> {
   if (!(await deps.repo.disable(endpoint.id, reason))) return;
-  for (const id of await deps.repo.pendingOf(endpoint.id)) await deps.repo.abandon(id, `endpoint disabled (${reason})`);
+  for (const id of await deps.repo.pendingOf(endpoint.id)) if (id !== keep) await deps.repo.abandon(id, `endpoint disabled (${reason})`);
   deps.log.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
   await deps.onDisabled(endpoint, reason, lastError).catch((err: unknown) => deps.log.warn({ err, endpointId: endpoint.id }, 'endpoint-disabled mail not queued'));
 }
