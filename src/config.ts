@@ -66,7 +66,7 @@ export interface Config {
     /** Exact scans through the native kernel when it was built (NATIVE_KERNELS; same answers either way). */
     nativeKernels: boolean;
     /**
-     * VECTOR_INDEX_SNAPSHOT_DIR: where the built HNSW graph is kept between restarts (loaded and brought up to date
+     * VECTOR_INDEX_SNAPSHOT_DIR: where the search index and its HNSW graph are kept between restarts (read and brought up to date
      * on start instead of rebuilt); default DATA_DIR/search-index, `off` for none (tests: none unless set).
      */
     snapshotDir: string | undefined;

@@ -47,6 +47,21 @@ export class TextColumn {
   get bytes(): number {
     return this.slots.byteLength;
   }
+
+  /** The dictionary, for a snapshot (the codes are `slots`). */
+  dictionary(): readonly string[] {
+    return this.values;
+  }
+
+  /** Restores a snapshot's dictionary; its codes are read into `slots` by the caller. */
+  restoreDictionary(values: readonly string[]): void {
+    this.values.length = 0;
+    this.codes.clear();
+    for (const value of values) {
+      this.codes.set(value, this.values.length);
+      this.values.push(value);
+    }
+  }
 }
 
 /** The per-slot columns the search filters read (lower-cased text but for country code and service type; NaN where no coordinates). */

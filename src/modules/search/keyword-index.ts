@@ -1,6 +1,7 @@
 import { addContribution, compareBytes, finishRank, groupByTerm, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
 import type { QueryLexeme, ScoredLexeme } from './search.repo.js';
-import { TermArena } from './term-arena.js';
+import { TermArena, type TermArenaState } from './term-arena.js';
+import type { ArrayFileReader, NumericArray } from '../../lib/array-file.js';
 
 /** The keyword query search.service plans: the same parameters search.repo's keywordCandidates takes. */
 export interface KeywordQuery {
@@ -168,6 +169,55 @@ export class KeywordIndex {
     }
   }
 
+  /** What a snapshot keeps (search-index.ts writeSnapshot): the JSON part and the arrays, named under `prefix`. */
+  exportState(prefix: string): { meta: KeywordIndexState; arrays: Record<string, NumericArray> } {
+    const n = this.lexemes.length;
+    const counts = this.postingCount.subarray(0, n);
+    const postings = new Int32Array(this.total);
+    let at = 0;
+    for (let id = 0; id < n; id++) {
+      const list = this.postings[id];
+      if (list) postings.set(list.subarray(0, counts[id]!), at);
+      at += counts[id]!;
+    }
+    const arena = this.docs.exportState();
+    return {
+      meta: { fieldWeights: [...this.fieldWeights], prefixLength: this.prefixLength, lexemes: this.lexemes, total: this.total, stale: this.stale, arena: arena.meta },
+      arrays: {
+        [`${prefix}df`]: this.df.subarray(0, n), [`${prefix}counts`]: counts, [`${prefix}postings`]: postings,
+        [`${prefix}ids`]: arena.arrays.ids, [`${prefix}ranks`]: arena.arrays.ranks, [`${prefix}starts`]: arena.arrays.starts, [`${prefix}lengths`]: arena.arrays.lengths,
+      },
+    };
+  }
+
+  /**
+   * Restores what exportState kept into this empty index (built with the same settings; the caller checks), with room
+   * for `slotRoom` slots. The postings are views of one array, each copied when it grows.
+   */
+  async restoreState(meta: KeywordIndexState, reader: ArrayFileReader, prefix: string, slotRoom: number): Promise<void> {
+    const n = meta.lexemes.length;
+    this.df = new Int32Array(Math.max(1024, n + (n >> 4)));
+    this.postingCount = new Int32Array(this.df.length);
+    await reader.readInto(`${prefix}df`, this.df);
+    await reader.readInto(`${prefix}counts`, this.postingCount);
+    const postings = (await reader.read(`${prefix}postings`)) as Int32Array;
+    this.postings = new Array(n);
+    let at = 0;
+    for (let id = 0; id < n; id++) {
+      const count = this.postingCount[id]!;
+      this.postings[id] = count > 0 ? postings.subarray(at, at + count) : undefined;
+      at += count;
+    }
+    this.lexemes = meta.lexemes;
+    meta.lexemes.forEach((lexeme, id) => {
+      this.lexemeIds.set(lexeme, id);
+      this.addPrefix(lexeme, id);
+    });
+    this.total = meta.total;
+    this.stale = meta.stale;
+    await this.docs.restoreState(meta.arena, (name, into) => reader.readInto(`${prefix}${name}`, into), slotRoom);
+  }
+
   private exact(lexeme: string): number[] {
     const id = this.lexemeIds.get(lexeme);
     return id === undefined ? [] : [id];
@@ -193,14 +243,17 @@ export class KeywordIndex {
       this.df = grown(this.df, id + 1);
       this.postingCount = grown(this.postingCount, id + 1);
     }
-    const chars = Array.from(lexeme);
-    if (chars.length >= this.prefixLength) {
-      const key = chars.slice(0, this.prefixLength).join('');
-      const bucket = this.byPrefix.get(key);
-      if (bucket) bucket.push(id);
-      else this.byPrefix.set(key, [id]);
-    }
+    this.addPrefix(lexeme, id);
     return id;
+  }
+
+  private addPrefix(lexeme: string, id: number): void {
+    const chars = Array.from(lexeme);
+    if (chars.length < this.prefixLength) return;
+    const key = chars.slice(0, this.prefixLength).join('');
+    const bucket = this.byPrefix.get(key);
+    if (bucket) bucket.push(id);
+    else this.byPrefix.set(key, [id]);
   }
 
   private post(id: number, slot: number): void {
@@ -237,6 +290,16 @@ export class KeywordIndex {
     }
     return ++this.queryNumber;
   }
+}
+
+/** The JSON part of a keyword index's snapshot. */
+export interface KeywordIndexState {
+  fieldWeights: number[];
+  prefixLength: number;
+  lexemes: string[];
+  total: number;
+  stale: number;
+  arena: TermArenaState;
 }
 
 function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {

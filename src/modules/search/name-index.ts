@@ -1,4 +1,5 @@
 import { trigramSequence, type WordCharacters } from '../../lib/trigram.js';
+import type { ArrayFileReader, NumericArray } from '../../lib/array-file.js';
 
 /**
  * Trigram postings of company names, by slot of the vector index: which slots' names hold a trigram. The
@@ -67,6 +68,41 @@ export class NameIndex {
     return out;
   }
 
+  /** What a snapshot keeps (search-index.ts writeSnapshot): the JSON part and the arrays, named under `prefix`. */
+  exportState(prefix: string): { meta: NameIndexState; arrays: Record<string, NumericArray> } {
+    const trigrams = new Array<string>(this.postings.length);
+    for (const [t, id] of this.idOf) trigrams[id] = t;
+    const lengths = Int32Array.from(this.lengths);
+    const postings = new Int32Array(this.total);
+    let at = 0;
+    this.postings.forEach((list, id) => {
+      postings.set(list.subarray(0, lengths[id]!), at);
+      at += lengths[id]!;
+    });
+    return {
+      meta: { trigrams, names: this.names.map((n) => n ?? null), total: this.total, stale: this.stale },
+      arrays: { [`${prefix}lengths`]: lengths, [`${prefix}postings`]: postings },
+    };
+  }
+
+  /** Restores what exportState kept into this empty index (the postings are views of one array, copied when they grow). */
+  async restoreState(meta: NameIndexState, reader: ArrayFileReader, prefix: string): Promise<void> {
+    const lengths = (await reader.read(`${prefix}lengths`)) as Int32Array;
+    const postings = (await reader.read(`${prefix}postings`)) as Int32Array;
+    let at = 0;
+    meta.trigrams.forEach((t, id) => {
+      this.idOf.set(t, id);
+      this.postings.push(postings.subarray(at, at + lengths[id]!));
+      this.lengths.push(lengths[id]!);
+      at += lengths[id]!;
+    });
+    meta.names.forEach((name, slot) => {
+      if (name !== null) this.names[slot] = name;
+    });
+    this.total = meta.total;
+    this.stale = meta.stale;
+  }
+
   private trigramId(t: string): number {
     let id = this.idOf.get(t);
     if (id === undefined) {
@@ -82,7 +118,7 @@ export class NameIndex {
     let list = this.postings[id]!;
     const n = this.lengths[id]!;
     if (n === list.length) {
-      const grown = new Int32Array(n * 2);
+      const grown = new Int32Array(Math.max(4, n * 2));
       grown.set(list);
       this.postings[id] = list = grown;
     }
@@ -100,4 +136,14 @@ export class NameIndex {
       for (const t of new Set(trigramSequence(name, this.wordChars))) this.post(this.trigramId(t), slot);
     });
   }
+}
+
+/** The JSON part of a name index's snapshot. */
+export interface NameIndexState {
+  /** Trigram of each posting list, by id. */
+  trigrams: string[];
+  /** Lower-cased name of each slot (null: none). */
+  names: (string | null)[];
+  total: number;
+  stale: number;
 }

@@ -7,7 +7,9 @@ import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { SearchIndex } from './search-index.js';
 import { graphSettings, loadGraph } from './vector-graph.js';
-import { loadSnapshot, saveSnapshot, type LoadedSnapshot } from './graph-snapshot.js';
+import { loadSnapshot, saveSnapshot } from './index-snapshot.js';
+import { openArrayFile } from '../../lib/array-file.js';
+import type { WordCharacters } from '../../lib/trigram.js';
 import type { KeywordQuery, TermForm } from './keyword-index.js';
 import type { QueryLexeme } from './search.repo.js';
 
@@ -32,8 +34,9 @@ export interface SearchIndexSyncOptions {
   /** Exact scans through the native kernel when it was built (config NATIVE_KERNELS). */
   nativeKernels?: boolean;
   /**
-   * A folder where the built graph is kept between restarts (graph-snapshot.ts; config VECTOR_INDEX_SNAPSHOT_DIR):
-   * on start it is loaded and brought up to date instead of rebuilt. Undefined: the graph is built on every start.
+   * A folder where the index and its graph are kept between restarts (index-snapshot.ts; config
+   * VECTOR_INDEX_SNAPSHOT_DIR): on start they are read from it and brought up to date from the change log instead of
+   * read from the database and built. Undefined: read and built on every start.
    */
   snapshotDir?: string;
   /** Index search vectors for the keyword side, scored with these settings (search.service's tuning). */
@@ -76,7 +79,9 @@ type Source = Pick<SearchRepo, 'corpusStats' | 'vectorWatermark' | 'vectorRows' 
 export function createSearchIndexSync(source: Source, options: SearchIndexSyncOptions) {
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
-  const index = new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels });
+  const newIndex = () =>
+    new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels });
+  let index = newIndex();
   let state: SearchIndexStatus['state'] = 'loading';
   let syncedVersion = -1;
   let watermark = '0';
@@ -90,22 +95,14 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   async function load(): Promise<void> {
     const started = Date.now();
     const { version, docs } = await source.corpusStats();
+    const wordChars = await source.trigramWordCharacters();
+    wordCharsInUse = wordChars;
+    if (options.snapshotDir && docs > options.exactBelow && (await restore(options.snapshotDir, version, wordChars))) return;
     const mark = await source.vectorWatermark();
-    index.indexNames(await source.trigramWordCharacters());
+    index.indexNames(wordChars);
     if (options.keywords) index.indexKeywords(options.keywords.fieldWeights, options.keywords.prefixLength);
     // Live companies now, plus room for growth before the first reallocation.
     index.reserve(Math.ceil(docs * 1.05) + 1024);
-    // The saved graph's slots first, so that the rows take the slots its keys name.
-    const expected = { dimensions: options.dimensions, settings: graphSettings(options.dimensions), version };
-    const snapshot = options.snapshotDir && docs > options.exactBelow ? await loadSnapshot(options.snapshotDir, expected) : undefined;
-    if (snapshot && 'reason' in snapshot) options.log.info({ reason: snapshot.reason }, 'vector graph snapshot not used: the graph is built');
-    let restoring = snapshot && !('reason' in snapshot) ? snapshot : undefined;
-    // Another directory's snapshot (a replaced database) would only reserve slots for companies that never come.
-    if (restoring && !(await ofThisDirectory(restoring.ids))) {
-      options.log.info({ reason: 'its companies are not this directory\'s' }, 'vector graph snapshot not used: the graph is built');
-      restoring = undefined;
-    }
-    if (restoring) index.presetSlots(restoring.ids);
     let after: string | null = null;
     for (;;) {
       if (state === 'closed') return;
@@ -116,83 +113,99 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       // Let requests run between pages (on PGlite the reads share the event loop).
       await yieldToEventLoop();
     }
-    if (restoring) await restoreGraph(restoring, index.settlePresets());
     watermark = mark;
     syncedVersion = version;
     state = 'ready';
-    options.log.info({ companies: index.size, ms: Date.now() - started, graph: index.hasGraph ? 'from snapshot' : 'to build' }, 'vector index loaded');
+    options.log.info({ companies: index.size, ms: Date.now() - started, graph: 'to build' }, 'vector index loaded');
     buildGraphIfNeeded();
   }
 
-  /** Whether most of a sample of the snapshot's companies (64, spread over its slots) are live here. */
-  async function ofThisDirectory(ids: readonly string[]): Promise<boolean> {
-    const present = ids.filter(Boolean);
-    const step = Math.max(1, Math.floor(present.length / 64));
-    const sample = present.filter((_, i) => i % step === 0).slice(0, 64);
-    return sample.length > 0 && (await source.liveWithVectors(sample)) >= sample.length * 0.9;
+  /** The database's word characters, which the name index follows (read by load). */
+  let wordCharsInUse: WordCharacters | undefined;
+
+  /** What a snapshot must have been saved with to be read back by this index. */
+  function snapshotSettings(wordChars: WordCharacters): string {
+    return JSON.stringify({ layout: 1, graph: graphSettings(options.dimensions), keywords: options.keywords ?? null, wordChars });
   }
 
   /**
-   * Loads the saved graph and applies to it what changed since it was saved: rows written after its watermark,
-   * companies gone since, companies new since. Too many changes (more than a rebuild costs) or a graph that
-   * does not load: the slots stay, the graph is built as without a snapshot.
+   * Reads the index and its graph from the snapshot in `dir`, then applies what changed since it was saved (rows
+   * written after its watermark, companies deleted since; so many that the graph is cheaper to rebuild: it is
+   * dropped and rebuilt in the background). False, with the index left empty, when there is no usable snapshot.
    */
-  async function restoreGraph(snapshot: LoadedSnapshot, gone: number[]): Promise<void> {
+  async function restore(dir: string, version: number, wordChars: WordCharacters): Promise<boolean> {
     const started = Date.now();
-    const changed: string[] = [];
-    let after: string | null = null;
-    for (;;) {
-      const rows = await source.vectorRows(after, pageSize, snapshot.manifest.watermark);
-      for (const row of rows) changed.push(row.id);
-      if (rows.length < pageSize) break;
-      after = rows[rows.length - 1]!.id;
+    const snapshot = await loadSnapshot(dir, {
+      dimensions: options.dimensions, settings: snapshotSettings(wordChars), version,
+      ofThisDirectory: async (sample) => sample.length > 0 && (await source.liveWithVectors(sample)) >= sample.length * 0.9,
+    });
+    if ('reason' in snapshot) {
+      options.log.info({ reason: snapshot.reason }, 'search index snapshot not used: the index is read from the database');
+      return false;
     }
-    const limit = Math.max(rebuildAfter, Math.ceil(index.size * 0.05));
     try {
-      const graph = loadGraph(snapshot.graphFile, options.dimensions, index.size);
-      const applied = index.restoreGraph(graph, changed, gone, limit);
-      if (applied === undefined) {
-        options.log.info({ changed: changed.length, limit }, 'vector graph snapshot too far behind: the graph is built');
-        return;
+      index.indexNames(wordChars);
+      if (options.keywords) index.indexKeywords(options.keywords.fieldWeights, options.keywords.prefixLength);
+      const reader = await openArrayFile(snapshot.indexFile);
+      try {
+        await index.restoreSnapshot(reader);
+      } finally {
+        await reader.close();
       }
-      savedAt = { watermark: snapshot.manifest.watermark, writes: index.graphWrites - applied };
-      options.log.info({ companies: index.size, applied, ms: Date.now() - started }, 'vector graph loaded from its snapshot');
+      if (snapshot.graphFile && !index.installSavedGraph(loadGraph(snapshot.graphFile, options.dimensions, index.size))) throw new Error('the graph does not hold the index\'s companies');
     } catch (err) {
-      index.dropGraph();
-      options.log.warn({ err }, 'vector graph snapshot did not load: the graph is built');
+      index = newIndex();
+      options.log.warn({ err }, 'search index snapshot did not load: the index is read from the database');
+      return false;
     }
+    const loadedMs = Date.now() - started;
+    watermark = snapshot.manifest.watermark;
+    syncedVersion = snapshot.manifest.version;
+    savedAt = { watermark, writes: 0 };
+    // A restart a while after the snapshot: up to a twentieth of the directory is applied to the graph row by row.
+    const changed = await catchUp(Math.max(rebuildAfter, Math.ceil(index.size * 0.05)));
+    if (state === 'closed') return true;
+    state = 'ready';
+    options.log.info({ companies: index.size, changed, readMs: loadedMs, ms: Date.now() - started, graph: index.hasGraph ? 'from snapshot' : 'to build' }, 'search index loaded from its snapshot');
+    buildGraphIfNeeded();
+    return true;
   }
 
   /** The watermark of the last snapshot saved or loaded, and the writes the graph took since (close() saves when there are some). */
   let savedAt: { watermark: string; writes: number } | undefined;
 
-  /** Saves the graph with the slots' ids and the watermark it reflects (nothing without a folder or a graph). */
-  async function saveGraph(): Promise<void> {
-    if (!options.snapshotDir || !index.hasGraph) return;
-    // The writes the saved graph holds: counted before the checksum is read back (writes may come meanwhile).
+  /** Saves the index and its graph with the watermark they reflect (nothing without a folder or a graph). */
+  async function saveIndex(): Promise<void> {
+    if (!options.snapshotDir || !index.hasGraph || !wordCharsInUse) return;
+    // The writes the saved graph holds: counted before the checksums are read back (writes may come meanwhile).
     const writes = index.graphWrites;
+    const saving = index;
     try {
       const manifest = await saveSnapshot(options.snapshotDir, {
-        save: (file) => index.saveGraph(file), ids: index.slotIds(), companies: index.size,
-        watermark, version: syncedVersion, dimensions: options.dimensions, settings: graphSettings(options.dimensions),
+        writeIndex: (file) => saving.writeSnapshot(file), saveGraph: (file) => saving.saveGraph(file), ids: saving.slotIds(), companies: saving.size,
+        watermark, version: syncedVersion, dimensions: options.dimensions, settings: snapshotSettings(wordCharsInUse),
       });
       savedAt = { watermark: manifest.watermark, writes };
     } catch (err) {
-      options.log.warn({ err }, 'vector graph snapshot not saved: the next start builds the graph');
+      options.log.warn({ err }, 'search index snapshot not saved: the next start reads the index from the database');
     }
   }
 
-  /** Applies every write since the last catch-up. */
-  async function catchUp(): Promise<void> {
+  /**
+   * Applies every write since the last catch-up; more than `rebuildLimit` rows drop the graph, which is then rebuilt
+   * (cheaper than row by row). Returns the rows and deletions applied.
+   */
+  async function catchUp(rebuildLimit = rebuildAfter): Promise<number> {
     const { version } = await source.corpusStats();
     const mark = await source.vectorWatermark();
-    for (const id of await source.vectorTombstones(watermark)) index.remove(id);
+    const tombstones = await source.vectorTombstones(watermark);
+    for (const id of tombstones) index.remove(id);
     let after: string | null = null;
     let changed = 0;
     for (;;) {
       const rows = await source.vectorRows(after, pageSize, watermark);
       // Many rows at once (an import): the graph is rebuilt rather than updated row by row.
-      if (rows.length > 0 && changed + rows.length > rebuildAfter && index.hasGraph) index.dropGraph();
+      if (rows.length > 0 && changed + rows.length > rebuildLimit && index.hasGraph) index.dropGraph();
       for (const row of rows) index.apply(row);
       changed += rows.length;
       if (rows.length < pageSize) break;
@@ -201,11 +214,14 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     watermark = mark;
     syncedVersion = Math.max(syncedVersion, version);
     buildGraphIfNeeded();
+    return changed + tombstones.length;
   }
 
   async function syncTo(version: number): Promise<void> {
     while (syncedVersion < version) {
-      catchingUp ??= session(catchUp).finally(() => {
+      catchingUp ??= session(async () => {
+        await catchUp();
+      }).finally(() => {
         catchingUp = undefined;
       });
       await catchingUp;
@@ -259,7 +275,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       if (!result.ok) throw new Error(result.error);
       index.installGraph(loadGraph(file, options.dimensions, slots.length));
       options.log.info({ companies: slots.length, ms: Date.now() - started }, 'vector graph built');
-      await saveGraph();
+      await saveIndex();
     } catch (err) {
       index.buildFailed();
       if (state !== 'closed') {
@@ -347,7 +363,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       await worker?.terminate();
       await Promise.allSettled([loading, catchingUp, building]);
       // The writes since the last snapshot are kept too, so the next start replays fewer rows.
-      if (wasReady && savedAt && index.graphWrites > savedAt.writes) await saveGraph();
+      if (wasReady && savedAt && index.graphWrites > savedAt.writes) await saveIndex();
       index.dropGraph();
     },
   };

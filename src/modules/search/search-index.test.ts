@@ -277,3 +277,74 @@ describe('vector index', () => {
     assert.equal(index.paths.graph, 2);
   });
 });
+
+describe('SearchIndex snapshot (issue 41: a restart reads the index instead of every row)', () => {
+  it('restores an index that answers exactly as the one saved, and keeps taking writes', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openArrayFile } = await import('../../lib/array-file.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-index-'));
+    try {
+      const make = () => {
+        const index = new SearchIndex({ dimensions: D, exactBelow: 50, oversample: 4, chooseByCost: true });
+        index.indexNames('unicode');
+        index.indexKeywords([0.1, 0.2, 0.4, 1], 4);
+        return index;
+      };
+      const saved = make();
+      const rows = Array.from({ length: 300 }, (_, i) => ({ ...row(i), name: `Company ${i} ${['Zürich Plumbing', 'Lyon Legal', 'Austin Apps'][i % 3]}`, searchVector: `'compani':1A '${['plumb', 'legal', 'app'][i % 3]}':2B 'n${i}':3C` }));
+      for (const r of rows) saved.apply(r);
+      for (let i = 0; i < 300; i += 7) saved.remove(rows[i]!.id);
+      // A rewrite with other terms and a graph, as a large directory has.
+      saved.apply({ ...rows[1]!, searchVector: `'legal':1A 'extra':2B`, category: 'Legal' });
+      const { matrix, slots } = saved.snapshotForBuild();
+      const graph = newGraph(D);
+      for (const slot of slots) graph.add(BigInt(slot), halfRow(matrix, D, slot));
+      saved.installGraph(graph);
+      const file = path.join(dir, 'index.bin');
+      saved.writeSnapshot(file);
+      const graphFile = path.join(dir, 'graph.usearch');
+      saved.saveGraph(graphFile);
+
+      const restored = make();
+      const reader = await openArrayFile(file);
+      await restored.restoreSnapshot(reader);
+      await reader.close();
+      const loaded = newGraph(D);
+      loaded.load(graphFile);
+      assert.ok(restored.installSavedGraph(loaded));
+      assert.equal(restored.size, saved.size);
+      assert.deepEqual(restored.slotIds(), saved.slotIds());
+
+      const keywordQuery = { match: [{ lexeme: 'legal', prefix: false }], scored: [{ term: 0, lexeme: 'legal', prefix: false, idf: 1.2 }], avgLength: 3, k1: 1.2, b: 0.75 };
+      const same = (label: string) => {
+        const q = randomVector();
+        for (const f of [{}, { category: 'Legal' }, { countryCode: 'DE', verifiedOnly: true }, { city: 'Austin', serviceType: 'remote' }] as SearchFilters[]) {
+          const [a, b] = [restored.search(q, f, 10)!, saved.search(q, f, 10)!];
+          // Before any write the two graphs are one; after, each took its own random levels for the new nodes.
+          if (label === 'restored') assert.deepEqual(a, b, `${label}: search ${JSON.stringify(f)}`);
+          else assert.ok(a.filter((r) => b.some((s) => s.id === r.id)).length >= Math.min(8, b.length), `${label}: search ${JSON.stringify(f)} ${JSON.stringify(a)} ${JSON.stringify(b)}`);
+          assert.deepEqual(restored.names('zurich plumbing', f, 10), saved.names('zurich plumbing', f, 10), `${label}: names`);
+          const ka = restored.keywords(restored.keywordsFor([0.1, 0.2, 0.4, 1], 4)!, keywordQuery, f, 10, 1000);
+          const kb = saved.keywords(saved.keywordsFor([0.1, 0.2, 0.4, 1], 4)!, keywordQuery, f, 10, 1000);
+          assert.deepEqual(ka, kb, `${label}: keywords`);
+        }
+        const ids = rows.slice(0, 40).map((r) => r.id);
+        assert.deepEqual(restored.placeFacts(ids), saved.placeFacts(ids), `${label}: place facts`);
+        assert.deepEqual(restored.keywordsFor([0.1, 0.2, 0.4, 1], 4)!.frequencies([{ term: 0, lexeme: 'legal', prefix: false }, { term: 1, lexeme: 'plu', prefix: true }]), saved.keywordsFor([0.1, 0.2, 0.4, 1], 4)!.frequencies([{ term: 0, lexeme: 'legal', prefix: false }, { term: 1, lexeme: 'plu', prefix: true }]));
+      };
+      same('restored');
+      // The same writes to both: new companies (free slots first, then growth), rewrites, removals.
+      for (let i = 300; i < 1400; i++) {
+        const added = { ...row(i), searchVector: `'legal':1A 'n${i}':2B` };
+        for (const index of [saved, restored]) index.apply(added);
+      }
+      for (let i = 2; i < 300; i += 5) for (const index of [saved, restored]) index.apply({ ...rows[i]!, searchVector: `'legal':1A 'plumb':2B 'more':3C 'words':4D` });
+      for (let i = 3; i < 300; i += 11) for (const index of [saved, restored]) index.remove(rows[i]!.id);
+      same('after writes');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -8,6 +8,9 @@ import { filterPredicate, hasFilters, TextColumn, type FilterColumns } from './i
 import { TopK } from './top-k.js';
 import { unitVector } from './vector-math.js';
 import { dotHalfAt, halfRow, toHalf } from '../../lib/half-float.js';
+import { writeArrayFile, type ArrayFileReader, type NumericArray } from '../../lib/array-file.js';
+import type { NameIndexState } from './name-index.js';
+import type { KeywordIndexState } from './keyword-index.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
@@ -48,6 +51,18 @@ const MATCH_SLOTS_BUDGET = 4_000_000;
 
 /** One company as the index receives it (removed, or without an embedding: not indexed). */
 export type IndexRow = VectorSourceRow;
+
+/** The JSON part of an index snapshot (writeSnapshot). */
+interface IndexSnapshotMeta {
+  dimensions: number;
+  used: number;
+  /** The company id of each slot ('' for a free one). */
+  ids: string[];
+  /** Each text column's values, by code. */
+  dictionaries: Record<string, readonly string[]>;
+  names: NameIndexState | null;
+  keywords: KeywordIndexState | null;
+}
 
 /** The slots of the companies a filter leaves, cached per filter while nothing changes. */
 type Matches = { slots: Int32Array; count: number };
@@ -91,8 +106,6 @@ export class SearchIndex {
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
   private building = false;
-  /** During a load from a snapshot: 1 for each slot the saved graph holds (presetSlots). */
-  private preset: Uint8Array | undefined;
   private graphWriteCount = 0;
   /** Trigram postings of the names (the name side of search), once the database's word characters are known. */
   private nameIndex: NameIndex | undefined;
@@ -260,74 +273,72 @@ export class SearchIndex {
   }
 
   /**
-   * Before a load from a graph snapshot (graph-snapshot.ts): the slots its keys name, so that each company's row
-   * takes the slot the saved graph knows it by. Only on an empty index; settlePresets() after the rows.
+   * Writes the whole index but its graph to `file` (lib/array-file.ts), synchronously, so that the file is one
+   * state of the index: the half-float rows, the filter columns, the slots' company ids, the name and keyword
+   * indexes. search-index.sync.ts keeps it with the graph and the watermark (index-snapshot.ts).
    */
-  presetSlots(ids: readonly string[]): void {
-    if (this.used !== 0) throw new Error('presetSlots: the index is not empty');
-    this.reserve(ids.length);
-    this.preset = new Uint8Array(ids.length);
-    for (let slot = ids.length - 1; slot >= 0; slot--) {
-      const id = ids[slot]!;
-      if (!id) {
-        this.free.push(slot);
-        continue;
-      }
-      this.preset[slot] = 1;
-      this.slotOf.set(id, slot);
-      this.idOf[slot] = id;
-    }
-    this.used = ids.length;
-  }
-
-  /** After the rows of a load: the preset companies that no row brought (gone since the snapshot) are freed; their slots. */
-  settlePresets(): number[] {
-    const gone: number[] = [];
-    if (!this.preset) return gone;
-    for (let slot = 0; slot < this.preset.length; slot++) {
-      if (!this.preset[slot] || this.live[slot]) continue;
-      // A row that removed it during the load freed the slot already.
-      if (this.slotOf.get(this.idOf[slot]!) === slot) {
-        this.slotOf.delete(this.idOf[slot]!);
-        this.free.push(slot);
-      }
-      gone.push(slot);
-    }
-    return gone;
+  writeSnapshot(file: string): void {
+    const used = this.used;
+    const c = this.cols;
+    const texts = { category: c.category, countryCode: c.countryCode, country: c.country, city: c.city, industry: c.industry, serviceType: c.serviceType };
+    const names = this.nameIndex?.exportState('names.');
+    const keywords = this.keywordIndex?.exportState('keywords.');
+    const arrays: Record<string, NumericArray> = {
+      matrix: this.matrix.subarray(0, used * this.dimensions) as Uint16Array,
+      live: this.live.subarray(0, used), verified: c.verified.subarray(0, used), latitude: c.latitude.subarray(0, used), longitude: c.longitude.subarray(0, used),
+      ...Object.fromEntries(Object.entries(texts).map(([k, column]) => [`col.${k}`, column.slots.subarray(0, used)])),
+      ...names?.arrays,
+      ...keywords?.arrays,
+    };
+    const meta: IndexSnapshotMeta = {
+      dimensions: this.dimensions, used, ids: this.slotIds(),
+      dictionaries: Object.fromEntries(Object.entries(texts).map(([k, column]) => [k, column.dictionary()])),
+      names: names?.meta ?? null, keywords: keywords?.meta ?? null,
+    };
+    writeArrayFile(file, meta, arrays);
   }
 
   /**
-   * Installs a graph loaded from a snapshot after settlePresets(): removes the companies gone since, adds the new
-   * ones, re-adds `changed` (written after the snapshot's watermark). More than `limit` such writes, or a graph
-   * that does not hold the snapshot's companies: nothing is installed (undefined; the graph is built instead).
-   * Returns the writes applied.
+   * Restores what writeSnapshot wrote into this empty index, which must index names and keywords exactly when the
+   * snapshot did (the caller checks the settings), with a twentieth more room than it holds.
    */
-  restoreGraph(graph: Graph, changed: readonly string[], gone: readonly number[], limit: number): number | undefined {
-    const preset = this.preset;
-    this.preset = undefined;
-    if (!preset) return undefined;
-    let inSnapshot = 0;
-    for (let slot = 0; slot < preset.length; slot++) inSnapshot += preset[slot]!;
-    if (graph.size() !== inSnapshot) return undefined;
-    const fresh: number[] = [];
-    for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && !(slot < preset.length && preset[slot])) fresh.push(slot);
-    const rewritten = new Set<number>();
-    for (const id of changed) {
-      const slot = this.slotOf.get(id);
-      if (slot !== undefined && slot < preset.length && preset[slot]) rewritten.add(slot);
+  async restoreSnapshot(reader: ArrayFileReader): Promise<void> {
+    if (this.used !== 0) throw new Error('restoreSnapshot: the index is not empty');
+    const meta = reader.meta as IndexSnapshotMeta;
+    if (meta.dimensions !== this.dimensions || meta.ids.length !== meta.used) throw new Error('restoreSnapshot: another shape');
+    if (!!meta.names !== !!this.nameIndex || !!meta.keywords !== !!this.keywordIndex) throw new Error('restoreSnapshot: other indexes');
+    const live = meta.ids.reduce((n, id) => n + (id ? 1 : 0), 0);
+    this.reserve(Math.max(meta.used, Math.ceil(live * 1.05) + 1024));
+    const c = this.cols;
+    await reader.readInto('matrix', this.matrix as Uint16Array);
+    await reader.readInto('live', this.live);
+    await reader.readInto('verified', c.verified);
+    await reader.readInto('latitude', c.latitude);
+    await reader.readInto('longitude', c.longitude);
+    const texts = { category: c.category, countryCode: c.countryCode, country: c.country, city: c.city, industry: c.industry, serviceType: c.serviceType };
+    for (const [k, column] of Object.entries(texts)) {
+      await reader.readInto(`col.${k}`, column.slots);
+      column.restoreDictionary(meta.dictionaries[k] ?? []);
     }
-    const writes = gone.length + fresh.length + rewritten.size;
-    if (writes > limit) return undefined;
-    const d = this.dimensions;
-    for (const slot of gone) graph.remove(BigInt(slot));
-    for (const slot of rewritten) {
-      graph.remove(BigInt(slot));
-      graph.add(BigInt(slot), halfRow(this.matrix, d, slot));
+    if (meta.names && this.nameIndex) await this.nameIndex.restoreState(meta.names, reader, 'names.');
+    if (meta.keywords && this.keywordIndex) await this.keywordIndex.restoreState(meta.keywords, reader, 'keywords.', this.capacity);
+    this.idOf = meta.ids;
+    for (let slot = meta.used - 1; slot >= 0; slot--) {
+      if (this.live[slot] && meta.ids[slot]) this.slotOf.set(meta.ids[slot]!, slot);
+      else {
+        this.live[slot] = 0;
+        this.free.push(slot);
+      }
     }
-    for (const slot of fresh) graph.add(BigInt(slot), halfRow(this.matrix, d, slot));
+    this.used = meta.used;
+    this.generation++;
+  }
+
+  /** Installs a graph saved with the snapshot just restored; false (nothing installed) when it does not hold its companies. */
+  installSavedGraph(graph: Graph): boolean {
+    if (graph.size() !== this.slotOf.size) return false;
     this.graph = graph;
-    this.graphWriteCount += writes;
-    return writes;
+    return true;
   }
 
   /** Writes the graph to `file` (usearch's format); nothing without a graph. */

@@ -382,7 +382,7 @@ export function createSearchRepo(db: Pick<Db, 'query' | 'transaction'>) {
       return rows.map(toVectorSourceRow);
     },
 
-    /** How many of these companies are live with an embedding (a graph snapshot's sample: is it this directory's?). */
+    /** How many of these companies are live with an embedding (an index snapshot's sample: is it this directory's?). */
     async liveWithVectors(ids: string[]): Promise<number> {
       if (ids.length === 0) return 0;
       const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL AND embedding IS NOT NULL', [ids]);

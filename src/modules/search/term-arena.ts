@@ -81,6 +81,34 @@ export class TermArena {
     if (this.garbage * 3 > this.end && this.garbage > 1 << 16) this.compact(0);
   }
 
+  /** What a snapshot keeps: the counters, and the arrays up to what is written. */
+  exportState(): { meta: TermArenaState; arrays: { ids: Int32Array; ranks: Float32Array; starts: Uint32Array; lengths: Uint32Array } } {
+    return {
+      meta: { end: this.end, garbage: this.garbage, slots: this.slots },
+      arrays: { ids: this.ids.subarray(0, this.end), ranks: this.ranks.subarray(0, this.end), starts: this.starts.subarray(0, this.slots), lengths: this.lengths.subarray(0, this.slots) },
+    };
+  }
+
+  /**
+   * Restores a snapshot into this empty arena, with room for `slotRoom` slots and a twentieth more terms, so that
+   * the first writes after a restart do not copy the whole arena to grow it.
+   */
+  async restoreState(meta: TermArenaState, read: (name: 'ids' | 'ranks' | 'starts' | 'lengths', into: Int32Array | Float32Array | Uint32Array) => Promise<void>, slotRoom: number): Promise<void> {
+    const terms = Math.max(1 << 12, Math.ceil(meta.end * 1.05) + 4096);
+    const slots = Math.max(1024, slotRoom, meta.slots);
+    this.ids = new Int32Array(terms);
+    this.ranks = new Float32Array(terms);
+    this.starts = new Uint32Array(slots);
+    this.lengths = new Uint32Array(slots);
+    await read('ids', this.ids);
+    await read('ranks', this.ranks);
+    await read('starts', this.starts);
+    await read('lengths', this.lengths);
+    this.end = meta.end;
+    this.garbage = meta.garbage;
+    this.slots = meta.slots;
+  }
+
   get bytes(): number {
     return this.ids.byteLength + this.ranks.byteLength + this.starts.byteLength + this.lengths.byteLength;
   }
@@ -120,4 +148,11 @@ function grownTo<T extends Int32Array | Uint32Array | Float32Array>(a: T, size: 
   const next = new (a.constructor as new (n: number) => T)(size);
   next.set(a.subarray(0, Math.min(a.length, size)));
   return next;
+}
+
+/** The counters of a term arena's snapshot. */
+export interface TermArenaState {
+  end: number;
+  garbage: number;
+  slots: number;
 }

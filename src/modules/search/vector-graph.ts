@@ -25,7 +25,7 @@ export function graphConfig(dimensions: number, overrides: Partial<GraphConfig> 
 
 export type Graph = InstanceType<typeof usearch.Index>;
 
-/** The settings a saved graph must have been built with to be loaded (graph-snapshot.ts). */
+/** The settings a saved graph must have been built with to be loaded (index-snapshot.ts). */
 export function graphSettings(dimensions: number): string {
   const { metric, quantization, connectivity, expansion_add, multi } = graphConfig(dimensions);
   return JSON.stringify({ metric, quantization, connectivity, expansion_add, multi, usearch: 1 });

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+
+/**
+ * A file of named typed arrays and one JSON value (the search index's snapshot, issue 41): a small header (magic,
+ * header length, JSON naming each array's type, length and offset), then each array's bytes, 8-byte aligned, in the
+ * machine's byte order (the header records it; a file from another byte order is refused). Written synchronously, so
+ * that what it holds is one state of the arrays; read asynchronously in chunks, straight into arrays the caller may
+ * allocate (a shared buffer with room to grow), so that a large file neither blocks the event loop nor is held twice.
+ */
+export type NumericArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+type Kind = 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64';
+
+const MAGIC = 0x58495041; // "APIX", little-endian
+const CHUNK = 16 << 20;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+interface Section {
+  name: string;
+  kind: Kind;
+  length: number;
+  offset: number;
+}
+interface Header {
+  littleEndian: boolean;
+  meta: unknown;
+  sections: Section[];
+}
+
+function kindOf(a: NumericArray): Kind {
+  if (a instanceof Uint8Array) return 'u8';
+  if (a instanceof Uint16Array) return 'u16';
+  if (a instanceof Uint32Array) return 'u32';
+  if (a instanceof Int32Array) return 'i32';
+  if (a instanceof Float32Array) return 'f32';
+  return 'f64';
+}
+
+function allocate(kind: Kind, length: number): NumericArray {
+  switch (kind) {
+    case 'u8': return new Uint8Array(length);
+    case 'u16': return new Uint16Array(length);
+    case 'u32': return new Uint32Array(length);
+    case 'i32': return new Int32Array(length);
+    case 'f32': return new Float32Array(length);
+    case 'f64': return new Float64Array(length);
+  }
+}
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+const bytesOf = (a: NumericArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Writes `meta` and `arrays` to `file` (replacing it). */
+export function writeArrayFile(file: string, meta: unknown, arrays: Record<string, NumericArray>): void {
+  const sections: Section[] = [];
+  let offset = 0;
+  for (const [name, a] of Object.entries(arrays)) {
+    sections.push({ name, kind: kindOf(a), length: a.length, offset });
+    offset = align8(offset + a.byteLength);
+  }
+  const header = Buffer.from(JSON.stringify({ littleEndian: LITTLE_ENDIAN, meta, sections } satisfies Header));
+  const start = align8(8 + header.length);
+  const prefix = Buffer.alloc(start);
+  prefix.writeUInt32LE(MAGIC, 0);
+  prefix.writeUInt32LE(header.length, 4);
+  header.copy(prefix, 8);
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, prefix, 0, prefix.length, 0);
+    for (const s of sections) {
+      const bytes = bytesOf(arrays[s.name]!);
+      for (let at = 0; at < bytes.length; at += CHUNK) {
+        const part = bytes.subarray(at, Math.min(bytes.length, at + CHUNK));
+        let written = 0;
+        while (written < part.length) written += fs.writeSync(fd, part, written, part.length - written, start + s.offset + at + written);
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** An array file opened for reading: its JSON value, and its arrays read on demand. */
+export interface ArrayFileReader {
+  readonly meta: unknown;
+  has(name: string): boolean;
+  /** The array's element count. */
+  length(name: string): number;
+  /** The array, in a new array of its length. */
+  read(name: string): Promise<NumericArray>;
+  /** The array, read into the start of `target` (same type, at least its length). */
+  readInto(name: string, target: NumericArray): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class ArrayFileError extends Error {}
+
+/** Opens `file`; throws ArrayFileError when it is not an array file of this byte order. */
+export async function openArrayFile(file: string): Promise<ArrayFileReader> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    await readFully(handle, head, 0);
+    if (head.readUInt32LE(0) !== MAGIC) throw new ArrayFileError('not an array file');
+    const json = Buffer.alloc(head.readUInt32LE(4));
+    await readFully(handle, json, 8);
+    const header = JSON.parse(json.toString('utf8')) as Header;
+    if (header.littleEndian !== LITTLE_ENDIAN) throw new ArrayFileError('written with another byte order');
+    const start = align8(8 + json.length);
+    const size = (await handle.stat()).size;
+    const byName = new Map(header.sections.map((s) => [s.name, s]));
+    for (const s of header.sections) if (start + s.offset + s.length * bytesPer(s.kind) > size) throw new ArrayFileError('truncated');
+    const section = (name: string) => {
+      const s = byName.get(name);
+      if (!s) throw new ArrayFileError(`no array ${name}`);
+      return s;
+    };
+    const readInto = async (name: string, target: NumericArray) => {
+      const s = section(name);
+      if (kindOf(target) !== s.kind || target.length < s.length) throw new ArrayFileError(`array ${name} does not fit its target`);
+      await readFully(handle, bytesOf(target).subarray(0, s.length * bytesPer(s.kind)), start + s.offset);
+    };
+    return {
+      meta: header.meta,
+      has: (name) => byName.has(name),
+      length: (name) => section(name).length,
+      readInto,
+      async read(name) {
+        const s = section(name);
+        const out = allocate(s.kind, s.length);
+        await readInto(name, out);
+        return out;
+      },
+      close: () => handle.close(),
+    };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+function bytesPer(kind: Kind): number {
+  return kind === 'u8' ? 1 : kind === 'u16' ? 2 : kind === 'f64' ? 8 : 4;
+}
+
+async function readFully(handle: fs.promises.FileHandle, into: Uint8Array, position: number): Promise<void> {
+  for (let at = 0; at < into.length; ) {
+    const { bytesRead } = await handle.read(into, at, Math.min(CHUNK, into.length - at), position + at);
+    if (bytesRead === 0) throw new ArrayFileError('truncated');
+    at += bytesRead;
+  }
+}
