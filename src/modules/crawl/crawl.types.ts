@@ -76,7 +76,7 @@ export interface CityDoubt {
   reasons: string[];
 }
 
-export const CONFIDENCE_FLOOR = { name: 0.35, phone: 0.5, city: 0.5 } as const;
+export const CONFIDENCE_FLOOR = { name: 0.3, phone: 0.5, city: 0.5 } as const;
 
 /**
  * The publish thresholds (issue 40): a crawled value at or above its field's threshold is written to the public
