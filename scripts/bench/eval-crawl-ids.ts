@@ -8,7 +8,7 @@ import { EVAL_FIELDS, evaluate, precisionAbove } from '../../test/eval/crawl/har
 import { realSites } from '../../test/eval/crawl/real/index.js';
 import { PUBLISH_THRESHOLD } from '../../src/modules/crawl/crawl.types.js';
 
-const ids = new Set(JSON.parse(readFileSync(process.argv[2], 'utf8')) as string[]);
+const ids = new Set(JSON.parse(readFileSync(process.argv[2] ?? 'test/eval/crawl/real/fresh-b-ids.json', 'utf8')) as string[]);
 const sites = realSites((l) => ids.has(l.id));
 const r = await evaluate(sites);
 console.log(`${sites.length} sites`);

@@ -143,7 +143,7 @@ export const UNCORROBORATED_NAME = 0.3;
  * Whether a name is confirmed: it spells the domain's own words (whole, or most of its words), or a second independent
  * source gives the same name. A phrase found because it spells the domain confirms itself.
  */
-export function corroborated(value: string, source: NameEvidence['source'], label: string, sourceCount: number): boolean {
+export function corroborated(value: string, source: string, label: string, sourceCount: number): boolean {
   if (source === 'domain-phrase' || sourceCount >= 2) return true;
   if (domainMatch(value, label) >= 0.7) return true;
   // one distinctive word of the name in the domain ("OnPath Credit Union" on beonpath.org)
