@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { copyrightName } from './extract-contact.js';
-import { chooseName } from './org-name.js';
+import { chooseName, corroborated, UNCORROBORATED_NAME } from './org-name.js';
 
 const page = (names: { value: string; source: Parameters<typeof chooseName>[0][number]['names'][number]['source'] }[]) => [{ names, url: 'https://x.example/' }];
 
@@ -91,5 +91,32 @@ describe("chooseName: the page's own interface words are no name (session 14)", 
   it('keeps a name that only contains such a word', () => {
     const n = chooseName(page([{ value: 'Menu Design Studio', source: 'og:site_name' }]), 'menudesignstudio.com');
     assert.equal(n?.value, 'Menu Design Studio');
+  });
+});
+
+describe('chooseName: a name nothing confirms is held, not published (issue 40, session 15)', () => {
+  it('caps a name that neither spells the domain nor comes from a second source below the publish threshold', () => {
+    const n = chooseName(page([{ value: 'Michael Mäser', source: 'logo-alt' }]), 'oetv.at');
+    assert.equal(n?.value, 'Michael Mäser');
+    assert.ok(n!.confidence <= UNCORROBORATED_NAME);
+  });
+  it('keeps a name that a second independent source gives', () => {
+    const n = chooseName(page([{ value: 'Grüne Energie', source: 'logo-alt' }, { value: 'Grüne Energie', source: 'og:site_name' }]), 'orsted.de');
+    assert.ok(n!.confidence > UNCORROBORATED_NAME);
+  });
+  it('keeps a name one of whose distinctive words is the domain', () => {
+    assert.ok(corroborated('OnPath Credit Union', 'logo-alt', 'beonpath', 1));
+    assert.ok(!corroborated('Volunteers', 'title', 'acme', 1));
+    assert.ok(corroborated('Volunteers', 'title', 'acme', 2));
+  });
+});
+
+describe('chooseName: logo alt text that describes the image (session 15)', () => {
+  it('drops "logo icon" after the name', () => {
+    assert.equal(chooseName(page([{ value: 'yeti logo icon', source: 'logo-alt' }]), 'yeti.co')?.value.toLowerCase(), 'yeti');
+  });
+  it('drops what is left of "Logo del Parco" / "Logo of the firm"', () => {
+    const n = chooseName(page([{ value: 'Logo del Parco', source: 'logo-alt' }, { value: 'Logo of the firm', source: 'logo-alt' }]), 'parcoabruzzo.it');
+    assert.ok(!n || !/^(del|of) /.test(n.value));
   });
 });

@@ -120,10 +120,12 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
     const s = seg
       .replace(/\s*[™®℠]\s*/g, ' ')
       .replace(/\s*[([]\s*(?:logo|logotype|banner|image|bild)\s*[)\]]\s*/gi, ' ')
-      .replace(/\s+(logo|logotype)$/i, '')
+      .replace(/\s+(logo|logotype)(?:\s+(?:icon|image|mark|graphic))?$/i, '')
       .replace(/^logo\s*[:–-]?\s+/i, '')
       .trim();
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
+    // what was left of "Logo del Parco", "logo of the firm": a description of the image, not a name
+    if (/^(?:of|for|del|della|dello|de|du|des|der|die|das|von|van|the)\s/.test(s)) continue;
     if ((e.source === 'logo-alt' || e.source === 'image-alt') && altIsNotAName(s)) continue;
     const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
     out.push({ value: s, source: e.source, url, score });
@@ -132,6 +134,21 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
     if (by && e.source !== 'copyright') out.push({ value: by[2]!.trim(), source: e.source, url, score: score - 0.3 });
   }
   return out;
+}
+
+/** Below the name's publish threshold (PUBLISH_THRESHOLD.name): the cap of a name nothing else on the site confirms. */
+export const UNCORROBORATED_NAME = 0.3;
+
+/**
+ * Whether a name is confirmed: it spells the domain's own words (whole, or most of its words), or a second independent
+ * source gives the same name. A phrase found because it spells the domain confirms itself.
+ */
+export function corroborated(value: string, source: string, label: string, sourceCount: number): boolean {
+  if (source === 'domain-phrase' || sourceCount >= 2) return true;
+  if (domainMatch(value, label) >= 0.7) return true;
+  // one distinctive word of the name in the domain ("OnPath Credit Union" on beonpath.org)
+  const words = value.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 4);
+  return words.some((w) => label.includes(w));
 }
 
 export function chooseName(evidence: { names: NameEvidence[]; url: string }[], domain: string): ChosenName | undefined {
@@ -169,6 +186,9 @@ export function chooseName(evidence: { names: NameEvidence[]; url: string }[], d
   const top = ranked[0];
   if (!top) return undefined;
   const margin = top.score - (ranked[1]?.score ?? 0);
-  const confidence = Math.max(0.1, Math.min(0.99, 0.2 + top.score * 0.12 + Math.min(margin, 3) * 0.08));
+  let confidence = Math.max(0.1, Math.min(0.99, 0.2 + top.score * 0.12 + Math.min(margin, 3) * 0.08));
+  // uncorroborated (issue 40): a name that neither spells the domain's own words nor is given by a second independent
+  // source (title, og:site_name, JSON-LD, logo alt, copyright holder...) is only a guess: held for the owner, not published
+  if (top.source !== 'domain' && !corroborated(top.value, top.source, label, sources.get(nameKey(top.value))?.size ?? 0)) confidence = Math.min(confidence, UNCORROBORATED_NAME);
   return { ...top, value: top.value.replace(/\s+/g, ' '), confidence: Number(confidence.toFixed(2)), candidates: ranked.slice(0, 8).map((r) => ({ ...r, score: Number(r.score.toFixed(2)) })) };
 }

@@ -32,5 +32,10 @@ function toEvalSite(l: RealSiteLabel): EvalSite {
   return { url: l.url, style: l.style, expected: { ...l.expected }, pages };
 }
 
+/** The sites whose label passes `keep` (e.g. a list of ids). */
+export function realSites(keep: (l: RealSiteLabel) => boolean): EvalSite[] {
+  return realLabels().filter(keep).map(toEvalSite);
+}
+
 export const REAL_DEV_SITES: EvalSite[] = realLabels().filter((l) => l.set === 'dev').map(toEvalSite);
 export const REAL_HOLDOUT_SITES: EvalSite[] = realLabels().filter((l) => l.set === 'holdout').map(toEvalSite);
