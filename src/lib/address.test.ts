@@ -113,3 +113,33 @@ describe('findAddresses: a town the gazetteer lacks, on a site whose domain name
     assert.deepEqual(hinted(['Wir haben 12 Jahre', '12345 Kunden betreut'], 'DE'), []);
   });
 });
+
+describe('findAddresses: session 15 city rules (issue 40)', () => {
+  it('joins a town broken across two lines when the whole name is a town the gazetteer knows', () => {
+    assert.deepEqual(cities(['535 Mission st, San', 'Francisco CA 94105, USA']), ['94105 San Francisco US']);
+    assert.deepEqual(cities(['Suite 100', 'Palm', 'Beach, FL 33480']), ['33480 Palm Beach US']);
+    assert.equal(findAddresses(['535 Mission st, San', 'Francisco CA 94105, USA'])[0]!.street, '535 Mission st');
+    // a street line before a whole town is not joined to it
+    assert.deepEqual(cities(['123 Main Street', 'Portland, OR 97201']), ['97201 Portland US']);
+  });
+
+  it('takes the town after the state and ZIP when a building stands where the town goes', () => {
+    assert.deepEqual(cities(['645 Fifth Avenue Fifth Floor, Olympic Tower, NY 10022, New York, USA']), ['10022 New York US']);
+    // a town it knows before the anchor stays the town; one of another state after it is not taken
+    assert.deepEqual(cities(['12 Main St, Buffalo, NY 14201, Rochester']), ['14201 Buffalo US']);
+    assert.deepEqual(findAddresses(['1 Plaza, Olympic Tower, NY 10022, Chicago'])[0]?.city, 'Olympic Tower');
+  });
+
+  it('reads a known town with its province in brackets without a street number (Italy, Spain)', () => {
+    assert.deepEqual(cities(['viale Santa Lucia - 67032 Pescasseroli (AQ)']), ['67032 Pescasseroli IT']);
+    assert.ok(findAddresses(['viale Santa Lucia - 67032 Pescasseroli (AQ)'])[0]!.confidence >= 0.85);
+    assert.deepEqual(cities(['28001 Madrid (Madrid)']), ['28001 Madrid ES']);
+    // a year and a country in brackets are no address; a town the gazetteer lacks needs its street
+    assert.deepEqual(cities(['Seit 2010 Berlin (Deutschland)']), []);
+    assert.deepEqual(cities(['Dal 12345 Zzyzxville (AQ)']), []);
+  });
+
+  it('reads the town after a dash following the postcode', () => {
+    assert.deepEqual(cities(['Via Roma 1 - 67032 - Pescasseroli']), ['67032 Pescasseroli IT']);
+  });
+});

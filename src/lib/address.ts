@@ -1,3 +1,4 @@
+import { countryCode } from './countries.js';
 import { findCity } from './gazetteer.js';
 import { phonesInLine } from './phone.js';
 
@@ -63,12 +64,41 @@ function looksLikePlace(s: string): boolean {
   return words.length <= 4 && !/\d/.test(s) && /^[\p{Lu}]/u.test(s) && !STREET_WORD.test(s) && words.every((w) => /^[\p{Lu}(]|^(de|du|la|le|on|the|upon|sur|en|of|and)$|^-/u.test(w));
 }
 
+/**
+ * A town broken across two lines: the last one or two capitalised words of the line before ("San", "Palm") and the words
+ * opening this line ("Francisco", "Beach") together name a town the gazetteer knows in that country, and the second part
+ * alone names none (or a smaller one). The words taken leave the rest of the line before as the street.
+ */
+function brokenTown(before: string, seg: string, country: string): { city: string; rest: string } | undefined {
+  const head = /^[\p{Lu}][\p{L}'’.-]*(?:\s[\p{Lu}][\p{L}'’.-]*){0,2}/u.exec(seg)?.[0];
+  if (!head || head !== seg) return undefined;
+  const prev = before.split(/\s+/);
+  const alone = findCity(head, country);
+  for (let j = Math.min(2, prev.length); j >= 1; j--) {
+    const tail = prev.slice(-j);
+    if (!tail.every((w) => /^[\p{Lu}][\p{L}'’.-]*$/u.test(w)) || STREET_WORD.test(tail.join(' '))) continue;
+    const joined = `${tail.join(' ')} ${head}`;
+    const hit = findCity(joined, country);
+    if (hit && (!alone || hit.population > alone.population)) return { city: spacedAbbreviation(joined), rest: prev.slice(0, -j).join(' ') };
+  }
+  return undefined;
+}
+
 /** The city written just before a locality anchor, nearest segment first. */
 function cityBefore(prefix: string, country: string): { city: string; known: boolean; streetParts: string[] } | undefined {
-  const segments = prefix.split(SEP_RE).map(tidy).filter(Boolean);
+  // each segment remembers whether it opens its line: a town can be broken across two ("535 Mission st, San" / "Francisco CA 94105")
+  const lineStarts = new Set<number>();
+  const segments: string[] = [];
+  for (const l of prefix.split('\n')) {
+    const parts = l.split(SEP_RE).map(tidy).filter(Boolean);
+    if (parts.length) lineStarts.add(segments.length);
+    segments.push(...parts);
+  }
   for (let i = segments.length - 1, n = 0; i >= 0 && n < 3; i--, n++) {
     const seg = segments[i]!.replace(/\(.*\)$/, '').trim();
     const words = seg.split(/\s+/);
+    const broken = lineStarts.has(i) && i > 0 ? brokenTown(segments[i - 1]!, seg, country) : undefined;
+    if (broken) return { city: broken.city, known: true, streetParts: [...segments.slice(Math.max(0, i - 3), i - 1), broken.rest].map(tidy).filter(Boolean) };
     // longest word suffix that the gazetteer knows, so "100 Collins Street Melbourne" gives Melbourne
     for (let k = Math.min(4, words.length); k >= 1; k--) {
       const cand = words.slice(-k).join(' ').replace(/[.,]$/, '');
@@ -90,6 +120,20 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
     return undefined;
   }
   return undefined;
+}
+
+/**
+ * A building or estate written where the town goes, the town after the state and ZIP ("645 Fifth Avenue, Olympic Tower,
+ * NY 10022, New York, USA"): when the words before the anchor are no town the gazetteer knows, a town it knows in that
+ * country (and, in the US, that state) written right after the code is the town, and the words before join the street.
+ */
+function townAfterCode(after: string, country: string, region: string, postalCode: string, before: ReturnType<typeof cityBefore>): ReturnType<typeof cityBefore> {
+  if (before?.known || !postalCode || country === 'GB') return before;
+  const seg = after.split(SEP_RE).map(tidy).find(Boolean) ?? '';
+  if (!looksLikePlace(seg)) return before;
+  const hit = findCity(seg, country);
+  if (!hit || (country === 'US' && region.length === 2 && hit.admin !== region)) return before;
+  return { city: seg === seg.toUpperCase() ? hit.name : spacedAbbreviation(seg), known: true, streetParts: before ? [...before.streetParts, before.city] : [] };
 }
 
 interface Anchor {
@@ -118,11 +162,20 @@ const ANCHORS: Anchor[] = [
 const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ' };
 const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE', 'IS']);
 // Iceland's postcodes have three digits ("101 Reykjavík"): kept only for a town the gazetteer places in Iceland
-const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3}|\\d{3})\\s+(?=\\p{Lu})`, 'gu');
+const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3}|\\d{3})(?:\\s+[-–]\\s+|\\s+)(?=\\p{Lu})`, 'gu');
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
 /** The shape of a postcode in the countries whose domain hints at a town the gazetteer does not know. */
 const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, BE: /^\d{4}$/, NL: /^\d{4}\s?[A-Z]{2}$/, PL: /^\d{2}-\d{3}$/ };
+
+/**
+ * A province written in brackets right after the town: Italy's two-letter code ("Pescasseroli (AQ)"), Spain's province
+ * ("Madrid (Madrid)"); not a country ("Berlin (Deutschland)").
+ */
+function provinceAfter(rest: string, city: string): boolean {
+  const m = /^\s*\(([A-Z]{2}|\p{Lu}[\p{L}' -]{2,30})\)/u.exec(rest.slice(city.length));
+  return !!m && rest.startsWith(city) && (m[1]!.length === 2 || !countryCode(m[1]!.trim()));
+}
 
 /**
  * Postcode-first addresses of one line: the town after the code (the gazetteer's or, with a country prefix, one shaped like a
@@ -166,8 +219,9 @@ function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit
     const streetLike = (x: string) => /\p{L}.*\d|\d.*\p{L}/u.test(x) && x.length <= 80;
     const streetSeg = before.length ? before[before.length - 1]! : ([lines[idx - 1], lines[idx - 2]].map((x) => tidy(x ?? '')).find(streetLike) ?? '');
     const hasStreet = streetLike(streetSeg);
-    // a bare number before a town ("seit 2010 Berlin") is an address only with a street or a country prefix
-    if (!prefixCountry && !hasStreet) continue;
+    // a bare number before a town ("seit 2010 Berlin") is an address only with a street, a country prefix, or a province in
+    // brackets after a town the gazetteer knows with a postcode of its country's shape ("viale Santa Lucia - 67032 Pescasseroli (AQ)")
+    if (!prefixCountry && !hasStreet && !(known && provinceAfter(line.slice(start), city) && !!POSTCODE_SHAPE[country]?.test(m[2]!))) continue;
     // the domain's hint needs the street on a line of its own or before the code on this line, not a year in a sentence
     if (hinted && (!/^\d{1,4}\s*[a-z]?$/i.test(streetSeg.split(/\s+/).pop() ?? '') || /^(19|20)\d{2}$/.test(m[2]!))) continue;
     const street = hasStreet ? streetSeg : '';
@@ -256,9 +310,9 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         const start = m.index ?? 0;
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const prefix = [...prev, text.slice(0, start)].join('\n');
-        const found = cityBefore(prefix, a.country);
-        if (!found) continue;
         const postalCode = m[2] ?? '';
+        const found = townAfterCode(text.slice(start + m[0].length), a.country, m[1] ?? '', postalCode, cityBefore(prefix, a.country));
+        if (!found) continue;
         const region = a.country === 'GB' ? '' : m[1] ?? '';
         if (a.country === 'CA' && !postalCode && !found.known) continue;
         if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
