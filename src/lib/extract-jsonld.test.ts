@@ -55,3 +55,26 @@ describe('splitPostcode: a structured locality written with its postcode (sessio
     assert.equal(microdataAddress($)?.city, 'Nänikon');
   });
 });
+
+describe('structured addresses: session 15 city rules (issue 40)', () => {
+  it('reads a locality that carries the state and ZIP with the street before it (a town broken between the two)', () => {
+    const $ = cheerio.load('<div itemscope itemtype="http://schema.org/PostalAddress"><span itemprop="streetAddress">535 Mission st, San</span> <span itemprop="addressLocality">Francisco CA 94105, USA</span></div>');
+    const a = microdataAddress($);
+    assert.equal(a?.city, 'San Francisco');
+    assert.equal(a?.region, 'CA');
+    assert.equal(a?.postalCode, '94105');
+    assert.equal(a?.street, '535 Mission st');
+  });
+
+  it('keeps a locality with digits that reads as no address', () => {
+    const a = { street: '', city: '29 Palms', region: '', postalCode: '', country: '' };
+    assert.deepEqual(splitPostcode(a), a);
+  });
+
+  it('reads an organisation’s location given as a PostalAddress itself', () => {
+    const $ = cheerio.load(`<script type="application/ld+json">${JSON.stringify({ '@type': 'Organization', name: 'Stiftung', location: { '@type': 'PostalAddress', streetAddress: 'Lazarettstraße 33', postalCode: '80636', addressLocality: 'München ', addressCountry: 'DE' } })}</script>`);
+    assert.equal(jsonLdOrgs($)[0]?.address?.city, 'München');
+    const place = cheerio.load(`<script type="application/ld+json">${JSON.stringify({ '@type': 'Organization', name: 'Shop', location: { '@type': 'Place', address: { '@type': 'PostalAddress', addressLocality: 'Emden' } } })}</script>`);
+    assert.equal(jsonLdOrgs(place)[0]?.address?.city, 'Emden');
+  });
+});

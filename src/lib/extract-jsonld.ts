@@ -140,7 +140,7 @@ function orgFrom(node: Record<string, unknown>): StructuredOrg {
     url: str(node.url),
     logo: str(node.logo) || str(node.image),
     sameAs: list(node.sameAs).map(str).filter((u) => /^https?:\/\//i.test(u)),
-    address: parseAddress(node.address) ?? parseAddress((list(node.location)[0] as Record<string, unknown> | undefined)?.address) ?? branchAddress(node),
+    address: parseAddress(node.address) ?? locationAddress(node.location) ?? branchAddress(node),
     areaServed: list(node.areaServed).map((a) => toPlainLine(str(a))).filter(Boolean),
     foundingYear: founding ? Number(founding) : undefined,
     services: services.map((s) => toPlainLine(s)).filter(Boolean),
@@ -184,5 +184,25 @@ export function microdataAddress($: cheerio.CheerioAPI): StructuredAddress | und
 /** A locality written with its postcode ("8606 Nänikon", "D-40764 Langenfeld"): the town alone, the code as the postcode when none is given. */
 export function splitPostcode(a: StructuredAddress): StructuredAddress {
   const m = /^(?:[A-Z]{1,3}[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{4}\s?[A-Z]{2})\s+(\p{Lu}.*)$/u.exec(a.city);
-  return m ? { ...a, city: m[2]!.trim(), postalCode: a.postalCode || m[1]! } : a;
+  return m ? { ...a, city: m[2]!.trim(), postalCode: a.postalCode || m[1]! } : regionInLocality(a);
+}
+
+/**
+ * A locality that carries the rest of the address ("Francisco CA 94105, USA", the street "535 Mission st, San"): the
+ * street and locality read as two lines of a page, by their shape, give the town, region and postcode; when they give no
+ * town, the locality stays as written.
+ */
+function regionInLocality(a: StructuredAddress): StructuredAddress {
+  if (!/\d/.test(a.city)) return a;
+  const found = findAddresses([a.street, a.city].map(toPlainLine).filter(Boolean))[0];
+  if (!found?.city) return a;
+  return { ...a, street: found.street || a.street, city: found.city, region: a.region || found.region, postalCode: a.postalCode || found.postalCode, country: a.country || (countryName(found.country) ?? found.country) };
+}
+
+/** An organisation's location given as a PostalAddress itself ("location": {"@type": "PostalAddress", ...}) or as a Place with its address. */
+function locationAddress(v: unknown): StructuredAddress | undefined {
+  const loc = list(v)[0];
+  if (!loc || typeof loc !== 'object') return undefined;
+  const o = loc as Record<string, unknown>;
+  return typesOf(o).includes('PostalAddress') ? parseAddress(o) : parseAddress(o.address);
 }
