@@ -143,3 +143,11 @@ describe('findAddresses: session 15 city rules (issue 40)', () => {
     assert.deepEqual(cities(['Via Roma 1 - 67032 - Pescasseroli']), ['67032 Pescasseroli IT']);
   });
 });
+
+describe('findAddresses: the numbers of an address block (session 15)', () => {
+  it('leaves out the number of a paragraph after the block', () => {
+    const prose = `${'This material is for information only and is not advice; consult a qualified advisor before you act on it. '.repeat(2)}Contact our office at 410-821-7766.`;
+    assert.deepEqual(findAddresses(['301 N. Washington St.', 'Snow Hill, MD 21863', prose])[0]?.phoneDigits, []);
+    assert.deepEqual(findAddresses(['301 N. Washington St.', 'Snow Hill, MD 21863', 'Tel. 410-821-7766'])[0]?.phoneDigits, ['4108217766']);
+  });
+});

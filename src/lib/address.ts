@@ -239,6 +239,9 @@ function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit
   return out;
 }
 
+/** A line this long is a paragraph, not a line of an address block. */
+const PROSE_LINE = 200;
+
 /**
  * Digits of the numbers written in an address's block: the line before the anchor and three after, and further up
  * the lines the street was read from ("814-983-7093" / "3325 W. 26th St." / "Erie, PA 16506").
@@ -246,7 +249,9 @@ function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit
 function blockPhones(lines: string[], idx: number, street: string): string[] {
   let start = Math.max(0, idx - 1);
   while (start > Math.max(0, idx - 4) && street && street.includes(tidy(lines[start - 1] ?? '\u0000').slice(0, 40))) start--;
-  return lines.slice(start, idx + 4).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
+  // a paragraph in the window is no part of the block: its number is the one the paragraph gives (a disclaimer's "contact
+  // our office at ..." after the last of several offices)
+  return lines.slice(start, idx + 4).filter((l) => l.length <= PROSE_LINE).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
 }
 
 const BARE_REGION = new RegExp(`^(?:(${[...US_STATES, ...CA_PROVINCES, ...AU_STATES].join('|')}),\\s*)?(.+)$`);

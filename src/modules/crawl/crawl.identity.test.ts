@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { FoundAddress } from '../../lib/address.js';
 import { extractPage } from '../../lib/extract.js';
 import { assembleMaterial } from './crawl.material.js';
-import { identify, mainAddressBlock } from './crawl.identity.js';
+import { identify, mainAddressBlock, otherBlocks } from './crawl.identity.js';
 
 const at = (city: string, extra: Partial<FoundAddress> = {}): FoundAddress => ({
   street: '1 Main St', city, region: '', postalCode: '', country: 'US', line: city, label: '', confidence: 0.9, lineIndex: 0, phoneDigits: [], chrome: false, ...extra,
@@ -56,5 +56,21 @@ describe('identify: offices listed as a town alone after their street (session 1
   it('lets a town alone vote for no country', () => {
     const id = site('<p>12 Main Street</p><p>London</p><p>Call (212) 555-0100</p>');
     assert.notEqual(id.country?.value, 'GB');
+  });
+});
+
+describe('identify: the first of two offices, each named twice in its own block (session 15)', () => {
+  it('counts a heading and its address as one mention of the town', () => {
+    const a = { ...at('Snow Hill'), url: 'u', lineIndex: 84 };
+    assert.equal(otherBlocks(a, [{ ...at('Snow Hill'), url: 'u', lineIndex: 82 }]), 0);
+    assert.equal(otherBlocks(a, [{ ...at('Snow Hill'), url: 'u', lineIndex: 20 }, { ...at('Snow Hill'), url: 'u', lineIndex: 21 }, { ...at('Snow Hill'), url: 'v', lineIndex: 84 }]), 2);
+  });
+
+  it('takes the first office when a later disclaimer’s number follows the second', () => {
+    const html = `<html><body><main><h1>Advice</h1></main><footer><p>Locations</p><p>11311 McCormick Rd., Suite 500</p><p>Hunt Valley, MD 21031</p>
+      <p>Snow Hill, MD</p><p>301 N. Washington St.</p><p>Snow Hill, MD 21863</p>
+      <p>${'Investment advisory services are offered through the firm, a registered investment advisor, which may only transact business in those states in which it is registered. '.repeat(2)}Contact our office at 410-821-7766.</p></footer></body></html>`;
+    const id = identify(assembleMaterial([extractPage(html, 'https://advisors.example.com/')], 'https://advisors.example.com/'));
+    assert.equal(id.address?.city, 'Hunt Valley');
   });
 });

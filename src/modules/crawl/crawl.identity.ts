@@ -50,6 +50,20 @@ export function mainAddressBlock<A extends FoundAddress>(found: A[], structured:
   return oneTown(found).length ? found : oneTown(found.filter((a) => a.chrome));
 }
 
+/** Two addresses of one block of lines: on the same page, at most three lines apart ("Snow Hill, MD" over its street and ZIP). */
+export function sameBlock(a: { url: string; lineIndex: number }, b: { url: string; lineIndex: number }): boolean {
+  return a.url === b.url && Math.abs(a.lineIndex - b.lineIndex) <= 3;
+}
+
+/** How many blocks of lines other than a's hold the addresses xs (each block counted once). */
+export function otherBlocks<A extends { url: string; lineIndex: number }>(a: A, xs: A[]): number {
+  const counted: A[] = [];
+  for (const b of [...xs].sort((x, y) => x.url.localeCompare(y.url) || x.lineIndex - y.lineIndex)) {
+    if (!sameBlock(a, b) && !counted.some((c) => sameBlock(b, c))) counted.push(b);
+  }
+  return counted.length;
+}
+
 export function identify(m: Material): Identity {
   const pages = m.pages;
   const urlOf = (i: number) => pages[i]?.url ?? '';
@@ -93,7 +107,8 @@ export function identify(m: Material): Identity {
   const scored = found
     .filter((a) => !siteCountry || a.country === siteCountry || a.confidence >= 0.8)
     .map((a) => {
-      const repeats = found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()).length;
+      // the other blocks that name the town: a heading and its address a line or two apart are one mention, not two
+      const repeats = otherBlocks(a, found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()));
       const nearMain = !sharedPhone && nearMainPhone(a);
       // the site's own header or footer holds its address; body text also lists venues, clients and other firms
       const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + (a.chrome ? 0.2 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
