@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FoundAddress } from '../../lib/address.js';
 import { extractPage } from '../../lib/extract.js';
-import { assembleMaterial } from './crawl.material.js';
+import { assembleMaterial, locateWith } from './crawl.material.js';
 import { identify, mainAddressBlock, otherBlocks } from './crawl.identity.js';
 
 const at = (city: string, extra: Partial<FoundAddress> = {}): FoundAddress => ({
@@ -72,5 +72,26 @@ describe('identify: the first of two offices, each named twice in its own block 
       <p>${'Investment advisory services are offered through the firm, a registered investment advisor, which may only transact business in those states in which it is registered. '.repeat(2)}Contact our office at 410-821-7766.</p></footer></body></html>`;
     const id = identify(assembleMaterial([extractPage(html, 'https://advisors.example.com/')], 'https://advisors.example.com/'));
     assert.equal(id.address?.city, 'Hunt Valley');
+  });
+});
+
+describe('locate: the first office listed when the page’s microdata marks the second (session 15)', () => {
+  const page = (firstPhone: string) => `<html lang="de"><body><main><h1>Steuerrecht</h1></main><footer><div itemtype="http://schema.org/Organization" itemscope>
+    <div><strong itemprop="brand">Muster GmbH</strong><br>Stadtplatz 3<br>DE-93437 Furth im Wald<br>Tel. <span itemprop="telephone">${firstPhone}</span></div>
+    <div itemtype="http://schema.org/PostalAddress" itemscope itemprop="address"><strong>Zweigstelle</strong><br><span itemprop="streetAddress">Nymphenburger Straße 4</span><br>
+    DE-<span itemprop="postalCode">80335</span> <span itemprop="addressLocality">München</span><br>Tel. +49 (0) 89 20 80 27 250</div></div></footer></body></html>`;
+  const locate = (html: string) => {
+    const m = assembleMaterial([extractPage(html, 'https://muster.example.de/')], 'https://muster.example.de/');
+    return locateWith(m, identify(m));
+  };
+
+  it('takes the first office, written with the main phone, and holds it below the threshold', () => {
+    const l = locate(page('+49 (0) 99 73 84 59 – 0'));
+    assert.equal(l.city, 'Furth im Wald');
+    assert.ok(l.cityConfidence < 0.85);
+  });
+
+  it('follows the microdata when the first office has no number', () => {
+    assert.equal(locate(page('')).city, 'München');
   });
 });

@@ -101,7 +101,8 @@ export function identify(m: Material): Identity {
 
   // 4. Main address: a head-office label, the main phone next to it, the header or footer, repetition, order
   const mainDigits = phone?.e164.replace(/\D/g, '') ?? '';
-  const nearMainPhone = (a: FoundAddress) => !!mainDigits && a.phoneDigits.some((d) => d.length >= 7 && mainDigits.endsWith(d.slice(-9)));
+  // the same line however written: "+49 (0) 99 73 84 59 – 0" (trunk zero, switchboard's -0) is +49 9973 84590
+  const nearMainPhone = (a: FoundAddress) => !!mainDigits && a.phoneDigits.some((d) => d.length >= 7 && (mainDigits.endsWith(d.slice(-9)) || sameLine(d, mainDigits)));
   // a number shared by several addresses ("All clinics: ...") says nothing about which one is the main
   const sharedPhone = new Set(found.filter(nearMainPhone).map((a) => a.city.toLowerCase())).size > 1;
   const scored = found
@@ -130,6 +131,14 @@ export function identify(m: Material): Identity {
     const phone = chosen?.display;
     locations.push({ line: a.line, city: a.city, region: a.region, postal_code: a.postalCode, country: a.country, label: a.label, url: a.url, confidence: a.confidence, ...(phone ? { phone } : {}) });
   }
+
+  // the main address, written with the main phone, comes before every address of the structured data's other town on its page
+  const structuredCity = m.structuredAddress?.city ?? '';
+  const leadsStructured = (a: FoundAddress & { url: string }) => {
+    if (!structuredCity || placeKey(a.city) === placeKey(structuredCity) || sharedPhone || !nearMainPhone(a)) return false;
+    const theirs = found.filter((b) => b.url === a.url && placeKey(b.city) === placeKey(structuredCity));
+    return theirs.length > 0 && theirs.every((b) => b.lineIndex > a.lineIndex);
+  };
 
   // 5. How much the site confirms a town: other towns competing with it, the main number or a head-office label next to it
   const cityDoubt = (city: string): CityDoubt => {
@@ -166,7 +175,7 @@ export function identify(m: Material): Identity {
       : phone?.country
         ? { value: phone.country, method: 'phone-number', url: phone.url, confidence: 0.55 }
         : undefined,
-    address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence } : undefined,
+    address: main ? { value: main.line, city: main.city, country: main.country, street: main.street, region: main.region, postalCode: main.postalCode, method: 'address-shape', url: main.url, confidence: main.confidence, leadsStructured: leadsStructured(main) } : undefined,
     locations: locations.slice(0, 20),
     cityDoubt,
   };

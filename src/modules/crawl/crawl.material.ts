@@ -185,12 +185,19 @@ type Located = { city: string; country: string; address: string; method: string;
 /**
  * How far a structured address's locality is in doubt (issue 40): a neighbourhood read as its city is held for the owner;
  * a town the gazetteer does not know and no address on the page repeats is a weak signal; a region read as the town for
- * want of a locality, and the first of several branches read for an organisation without an address, are held too.
+ * want of a locality, and the first of several branches read for an organisation without an address, are held too; so is
+ * the first office listed (with the main phone) when the page's microdata marks another.
  */
-const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25, firstOfBranches: 0.2 } as const;
+const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25, firstOfBranches: 0.2, microdataOfAnother: 0.2 } as const;
 
 function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> & { localityDoubt?: number } {
   const sa = m.structuredAddress;
+  // a page's microdata marks one of the offices it lists, not the first one, which the main phone is written with: the
+  // first office, held for the owner since the structured data names another town
+  const a0 = id.address;
+  if (sa?.city && !m.org?.address && a0?.leadsStructured && a0.confidence >= CONFIDENCE_FLOOR.city) {
+    return { city: a0.city, country: countryName(a0.country) ?? a0.country, address: a0.value, method: a0.method, url: a0.url, confidence: a0.confidence, localityDoubt: LOCALITY_DOUBT.microdataOfAnother };
+  }
   if (sa && (sa.city || sa.country)) {
     const found = locate(m);
     // the structured address names no town: a town read from the page's lines must be one the gazetteer knows ("© 2025 HOMMÉS STUDIO" is no postcode and town)

@@ -64,8 +64,11 @@ export interface Identity {
   phoneCandidates: string[];
   /** ISO alpha-2 with how it was decided. */
   country: FieldSource | undefined;
-  /** The main address found by shape, when no structured address exists. */
-  address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string }) | undefined;
+  /**
+   * The main address found by shape, when no structured address exists. `leadsStructured`: it is written with the main
+   * phone before every address of the structured address's (other) town on its page: the first of the offices listed.
+   */
+  address: (FieldSource & { city: string; country: string; street: string; region: string; postalCode: string; leadsStructured?: boolean }) | undefined;
   locations: SiteLocation[];
   /** How far the site's other addresses put a town in doubt (lowers the city's confidence). */
   cityDoubt: (city: string) => CityDoubt;
