@@ -196,7 +196,8 @@ function regionInLocality(a: StructuredAddress): StructuredAddress {
   if (!/\d/.test(a.city)) return a;
   const found = findAddresses([a.street, a.city].map(toPlainLine).filter(Boolean))[0];
   if (!found?.city) return a;
-  return { ...a, street: found.street || a.street, city: found.city, region: a.region || found.region, postalCode: a.postalCode || found.postalCode, country: a.country || (countryName(found.country) ?? found.country) };
+  const country = a.country || (countryName(found.country) ?? found.country);
+  return { ...a, street: found.street || a.street, city: found.city, region: a.region || found.region, postalCode: a.postalCode || found.postalCode, country };
 }
 
 /** An organisation's location given as a PostalAddress itself ("location": {"@type": "PostalAddress", ...}) or as a Place with its address. */

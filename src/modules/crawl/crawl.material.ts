@@ -196,7 +196,8 @@ function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> &
   // first office, held for the owner since the structured data names another town
   const a0 = id.address;
   if (sa?.city && !m.org?.address && a0?.leadsStructured && a0.confidence >= CONFIDENCE_FLOOR.city) {
-    return { city: a0.city, country: countryName(a0.country) ?? a0.country, address: a0.value, method: a0.method, url: a0.url, confidence: a0.confidence, localityDoubt: LOCALITY_DOUBT.microdataOfAnother };
+    const country = countryName(a0.country) ?? a0.country;
+    return { city: a0.city, country, address: a0.value, method: a0.method, url: a0.url, confidence: a0.confidence, localityDoubt: LOCALITY_DOUBT.microdataOfAnother };
   }
   if (sa && (sa.city || sa.country)) {
     const found = locate(m);
