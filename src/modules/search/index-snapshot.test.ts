@@ -103,6 +103,16 @@ describe('search index snapshot across restarts (issue 41)', () => {
     await second.index.close();
     assert.notEqual(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'), before, 'saved again on close');
     assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.usearch')).length, 1, 'the old graph file is removed');
+    // A snapshot a stopped process never finished: removed by the next save once an hour old, not before.
+    const [recent, stale] = [path.join(dir, 'index-unfinished-a.bin'), path.join(dir, 'graph-unfinished-b.usearch')];
+    for (const f of [recent, stale]) fs.writeFileSync(f, 'partial');
+    fs.utimesSync(stale, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    await t.db.query("UPDATE companies SET description = description || ' Open on Saturdays.' WHERE id = $1", [ids[3]!]);
+    const again = await startIndex();
+    await nearest(again.index, await vectorOf(added), 1);
+    await again.index.close();
+    assert.ok(fs.existsSync(recent) && !fs.existsSync(stale));
+    fs.rmSync(recent);
   });
 
   it("another directory's snapshot (a replaced database) is not used", async () => {

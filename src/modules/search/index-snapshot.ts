@@ -88,10 +88,27 @@ export async function saveSnapshot(
     fs.writeFileSync(tmp, JSON.stringify(manifest, null, 2));
     fs.renameSync(tmp, path.join(dir, MANIFEST));
     if (previous) for (const f of snapshotFiles(previous)) fs.rmSync(path.join(dir, f), { force: true });
+    removeLeftovers(dir, new Set(written));
     return manifest;
   } catch (err) {
     for (const f of written) fs.rmSync(path.join(dir, f), { force: true });
     throw err;
+  }
+}
+
+/**
+ * Removes the files of snapshots that were never completed (a process stopped while writing one) once they are an hour
+ * old: another instance on the same folder may be writing its own right now.
+ */
+function removeLeftovers(dir: string, keep: ReadonlySet<string>): void {
+  const hourAgo = Date.now() - 3_600_000;
+  for (const f of fs.readdirSync(dir)) {
+    if (keep.has(f) || !/^(index-.+\.bin|graph-.+\.usearch|ids-.+\.txt|manifest\.json\..+\.tmp)$/.test(f)) continue;
+    try {
+      if (fs.statSync(path.join(dir, f)).mtimeMs < hourAgo) fs.rmSync(path.join(dir, f), { force: true });
+    } catch {
+      // removed meanwhile by another instance
+    }
   }
 }
 

@@ -90,6 +90,21 @@ describe('vector index kept in step with the store', () => {
     }
   });
 
+  it("gives a browse's total as the database counts it, and leaves near and updated_since to the database", async () => {
+    const { version, docs } = await repo.corpusStats();
+    for (const f of FILTERS) {
+      const counted = await vs.count(f, version, docs);
+      if (f.near) {
+        assert.equal(counted, undefined);
+        continue;
+      }
+      assert.equal(counted, (await repo.browse(f, 1, 0)).total, JSON.stringify(f));
+    }
+    assert.equal(await vs.count({ updatedSince: '2020-01-01T00:00:00Z' }, version, docs), undefined);
+    // A live company without an embedding is not in the index: the database counts.
+    assert.equal(await vs.count({}, version, docs + 1), undefined);
+  });
+
   it('sees every write on the next search: update, soft delete, restore, hard delete, insert', async () => {
     const v = await testEmbeddings().embedQuery('family dentist');
     const dentist = (await exact(v, {}, 1))[0]!;

@@ -327,6 +327,15 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     },
 
     /**
+     * How many companies pass `filters` (a browse's total), from an index at exactly corpus version `version` holding
+     * all `docs` live companies (as `names`); undefined: ask the database.
+     */
+    async count(filters: SearchFilters, version: number, docs: number): Promise<number | undefined> {
+      if (!(await holdsExactly(version, docs))) return undefined;
+      return index.count(filters);
+    },
+
+    /**
      * Runs `use` on the keyword index (synchronously, so it reads one state of the index) when the index is at
      * exactly corpus version `version` with all `docs` live companies (as `names`) and scores with these
      * settings; undefined: ask the database.

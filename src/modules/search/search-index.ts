@@ -422,6 +422,16 @@ export class SearchIndex {
   }
 
   /**
+   * How many companies pass `filters`: what a browse's `count(*)` answers when the index holds every live company
+   * (the caller checks). Undefined: ask the database (updated_since, near).
+   */
+  count(filters: SearchFilters): number | undefined {
+    // Distances at the radius could round otherwise than the database's: a total must match the rows it pages.
+    if (filters.updatedSince || filters.near) return undefined;
+    return hasFilters(filters) ? this.matching(filters).count : this.slotOf.size;
+  }
+
+  /**
    * Where each of these companies is and how it serves (what the place ranking reads), from the filter columns:
    * ids the index does not hold are left out (the caller reads them from the database).
    */

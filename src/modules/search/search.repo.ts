@@ -433,7 +433,8 @@ export function createSearchRepo(db: Pick<Db, 'query' | 'transaction'>) {
     },
 
     /** The filtered directory without a query: featured, then verified, then by name (or by the sort asked for). */
-    async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default'): Promise<{ rows: CompanyRecord[]; total: number }> {
+    /** A page of the filtered directory in browse order, and how many companies pass the filters (`total` when known). */
+    async browse(filters: SearchFilters, limit: number, offset: number, sort: BrowseSort = 'default', total?: number): Promise<{ rows: CompanyRecord[]; total: number }> {
       const w = whereFilters(filters, 3);
       const params: unknown[] = [limit, offset, ...w.params];
       const order = browseOrder(filters, sort, params);
@@ -442,11 +443,12 @@ export function createSearchRepo(db: Pick<Db, 'query' | 'transaction'>) {
           ORDER BY ${order} LIMIT $1 OFFSET $2`,
         params,
       );
-      const total = await db.query<{ n: number }>(
+      if (total !== undefined) return { rows, total };
+      const counted = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM companies c WHERE ${whereFilters(filters, 1).sql}`,
         whereFilters(filters, 1).params,
       );
-      return { rows, total: total[0]!.n };
+      return { rows, total: counted[0]!.n };
     },
   };
 }

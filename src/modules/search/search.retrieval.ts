@@ -13,7 +13,7 @@ import type { SearchMode, SearchTuning } from './search.tuning.js';
 import type { SearchIndexSync } from './search-index.sync.js';
 
 /** The in-process search index as retrieval asks it (vector-sync.ts); each answer is undefined when the database must answer instead. */
-export type SearchIndexPort = Pick<SearchIndexSync, 'candidates' | 'names' | 'keywords' | 'placeFacts' | 'status'>;
+export type SearchIndexPort = Pick<SearchIndexSync, 'candidates' | 'names' | 'keywords' | 'placeFacts' | 'count' | 'status'>;
 
 export interface RetrievalDeps {
   repo: SearchRepo;
