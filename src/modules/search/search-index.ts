@@ -155,8 +155,14 @@ export class SearchIndex {
     return {
       vectors: this.matrix.byteLength,
       'filter numbers': this.live.byteLength + c.verified.byteLength + c.latitude.byteLength + c.longitude.byteLength,
-      'filter text codes': [c.category, c.countryCode, c.country, c.city, c.industry, c.serviceType].reduce((sum, column) => sum + column.bytes, 0),
+      'filter text codes': Object.values(this.textColumns()).reduce((sum, column) => sum + column.bytes, 0),
     };
+  }
+
+  /** The interned text columns by name (a snapshot names its arrays and dictionaries after them). */
+  private textColumns(): Record<'category' | 'countryCode' | 'country' | 'city' | 'industry' | 'serviceType', TextColumn> {
+    const { category, countryCode, country, city, industry, serviceType } = this.cols;
+    return { category, countryCode, country, city, industry, serviceType };
   }
 
   private grow(min: number) {
@@ -177,7 +183,7 @@ export class SearchIndex {
     const longitude = new Float64Array(capacity);
     longitude.set(this.cols.longitude);
     this.cols.longitude = longitude;
-    for (const column of [this.cols.category, this.cols.countryCode, this.cols.country, this.cols.city, this.cols.industry, this.cols.serviceType]) column.grow(capacity);
+    for (const column of Object.values(this.textColumns())) column.grow(capacity);
     this.capacity = capacity;
   }
 
@@ -280,7 +286,7 @@ export class SearchIndex {
   writeSnapshot(file: string): void {
     const used = this.used;
     const c = this.cols;
-    const texts = { category: c.category, countryCode: c.countryCode, country: c.country, city: c.city, industry: c.industry, serviceType: c.serviceType };
+    const texts = this.textColumns();
     const names = this.nameIndex?.exportState('names.');
     const keywords = this.keywordIndex?.exportState('keywords.');
     const arrays: Record<string, NumericArray> = {
@@ -315,7 +321,7 @@ export class SearchIndex {
     await reader.readInto('verified', c.verified);
     await reader.readInto('latitude', c.latitude);
     await reader.readInto('longitude', c.longitude);
-    const texts = { category: c.category, countryCode: c.countryCode, country: c.country, city: c.city, industry: c.industry, serviceType: c.serviceType };
+    const texts = this.textColumns();
     for (const [k, column] of Object.entries(texts)) {
       await reader.readInto(`col.${k}`, column.slots);
       column.restoreDictionary(meta.dictionaries[k] ?? []);
