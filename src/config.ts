@@ -41,6 +41,11 @@ export interface Config {
    * alive before the next one (platform/heap.ts); 0 leaves V8's own rule (up to four times, with a high first limit).
    */
   heapGrowingPercent: number;
+  /**
+   * CACHE_MEMORY_MB: what the answers of recent searches (half), public profiles and search result rows (a quarter each)
+   * may take in memory, estimated from their size (lib/bounded-cache.ts); 0 keeps none.
+   */
+  cacheMemoryMb: number;
   /** Embedding provider: the bundled local model, or an OpenAI-compatible endpoint. */
   embeddings: {
     provider: 'local' | 'openai';
@@ -195,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 0, 0, 1000),
+    cacheMemoryMb: int(env, 'CACHE_MEMORY_MB', 32, 0, 65_536),
     embeddings: {
       provider: embeddingProvider,
       baseUrl: embeddingsBaseUrl,

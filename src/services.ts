@@ -127,7 +127,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
   // Records webhook events in the transactions of the changes that cause them (agents, proposals, tools).
   const webhookEvents = createWebhookEmitter({ db, jobs, baseUrl: config.baseUrl });
 
-  const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration, ...(replicated ? { reads } : {}) });
+  const cacheBytes = config.cacheMemoryMb * 1024 * 1024;
+  const companies = createCompaniesService({ db, embeddings, baseUrl: config.baseUrl, audit: recordAudit, cache: cacheGeneration, cacheBytes: cacheBytes / 2, ...(replicated ? { reads } : {}) });
   const ownership = createOwnershipService({ db, companies });
   const reviewsService = createReviewsService({ db, mail, events: webhookEvents, ownerEmailsOf: ownership.ownerEmailsOf, baseUrl: config.baseUrl, serviceName: displayName(config.serviceName), log });
   // A published review moves the companies generation (0030), a deleted one the facts generation (0039); ten minutes at most all the same.
@@ -150,7 +151,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
       })
     : undefined;
   const search = createSearchService({
-    repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings,
+    repo: searchRepo, companies, embeddings, onWeakResult: insights.onWeakSearch, ratingsOf: reviews.ratings, answerCacheBytes: cacheBytes / 2,
     ...(searchIndex ? { index: searchIndex } : {}),
     ...(replicated ? { reads: { primaryStats: () => primarySearchRepo.corpusStats(), pinned: reads.pinned } } : {}),
   });

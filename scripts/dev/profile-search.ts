@@ -1,7 +1,7 @@
 /**
- * Where the server's main thread goes under load: `npx tsx scripts/dev/profile-search.ts --data-dir DIR
+ * Where the server's main thread goes under load: `npx tsx scripts/dev/profile-search.ts --data-dir DIR | --database-url URL
  * [--duration 20] [--filters | --near | --in-city]` starts scripts/bench/bench-server.ts on a store that bench:search filled
- * (`--data-dir` kept), under `node --cpu-prof`, sends novel queries from 10 connections, stops the
+ * (`--data-dir` kept, or a PostgreSQL database kept with `--database-name`), under `node --cpu-prof`, sends novel queries from 10 connections, stops the
  * server and prints the main thread's self time per function (top 30), the inclusive time of the functions that
  * hold the most (top 30), and how busy it was. `--near` adds near=<city>, `--in-city` names the city in the words.
  */
@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const dataDir = option('--data-dir');
-if (!dataDir) throw new Error('--data-dir DIR (a store filled by npm run bench:search -- --data-dir DIR)');
+const databaseUrl = option('--database-url');
+if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
 const duration = Number(option('--duration', '20'));
 const withFilters = args.includes('--filters');
 const place = args.includes('--near') ? 'near' : args.includes('--in-city') ? 'in-city' : undefined;
@@ -28,7 +29,7 @@ const server = await startBenchServer({
   script: path.join(root, 'scripts/bench/bench-server.ts'),
   cwd: root,
   env: {
-    ...process.env, DATA_DIR: path.resolve(dataDir), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
     EMBEDDINGS_WORKERS: '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
   },
   port,

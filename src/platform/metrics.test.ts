@@ -58,3 +58,20 @@ describe('Prometheus metrics', () => {
     assert.equal(ok.statusCode, 200);
   });
 });
+
+// Issue 41: the caches are bounded by memory (CACHE_MEMORY_MB); with none, every search is computed.
+describe('answers kept within CACHE_MEMORY_MB', () => {
+  const t = useTestApp({ cacheMemoryMb: 0 });
+  const answered = async (outcome: string) => {
+    const body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(new RegExp(`search_answers_total\\{outcome="${outcome}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
+  };
+
+  it('computes a repeated search again when no memory is given to the answers', async () => {
+    const [cached, computed] = [await answered('cached'), await answered('computed')];
+    const q = encodeURIComponent('cache budget probe for bookkeepers');
+    for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/agent/companies?q=${q}` })).statusCode, 200);
+    assert.equal(await answered('cached'), cached);
+    assert.equal(await answered('computed'), computed + 2);
+  });
+});

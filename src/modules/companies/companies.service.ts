@@ -1,3 +1,4 @@
+import { approximateBytes, BoundedCache } from '../../lib/bounded-cache.js';
 import { openState } from '../../lib/opening-hours.js';
 import type { AuditRecorder } from '../../platform/audit.js';
 import type { CacheGeneration } from '../../platform/cache-generation.js';
@@ -29,12 +30,9 @@ export interface CompaniesServiceDeps {
    * search is pinned to): public profiles, search result rows, the change feed. Everything else reads `db`.
    */
   reads?: Pick<ReadPool, 'query' | 'pinned'>;
+  /** Memory the kept public profiles and search result rows may take, half each (bytes, estimated: lib/bounded-cache.ts); 16 MB unless said. */
+  cacheBytes?: number;
 }
-
-const PROFILE_CACHE_SIZE = 10_000;
-
-/** Rows kept by cachedRows (about 1–2 KB each). */
-const ROW_CACHE_SIZE = 10_000;
 
 /**
  * The company record's owner: reads for agents and pages (kept in memory while nothing changes),
@@ -47,13 +45,13 @@ export function openNow(row: Pick<CompanyRecord, 'opening_hours' | 'timezone'>, 
   return openState(row.opening_hours, row.timezone, at);
 }
 
-export function createCompaniesService({ db, embeddings, baseUrl, audit, cache, reads }: CompaniesServiceDeps) {
+export function createCompaniesService({ db, embeddings, baseUrl, audit, cache, reads, cacheBytes = 16 * 1024 * 1024 }: CompaniesServiceDeps) {
   const repo = createCompaniesRepo(db);
   // Reads only: the companies table's one writer is `repo` (through company.write.ts and company.ingest.ts).
   const readRepo: Pick<typeof repo, 'findById' | 'findByDomain' | 'findBySlug' | 'findManyByIds' | 'changesAfter'> = reads ? createCompaniesRepo(reads) : repo;
   const readPinned = <T>(fn: () => Promise<T>): Promise<T> => (reads ? reads.pinned(undefined, fn) : fn());
   // Public profiles by id/domain, valid for one change generation (see platform/change-feed.ts).
-  const profiles = new Map<string, { generation: number; profile: CompanyProfile }>();
+  const profiles = new BoundedCache<string, { generation: number; profile: CompanyProfile }>(cacheBytes / 2);
   async function cachedProfile(key: string, load: () => Promise<CompanyRecord>, toProfile: (r: CompanyRecord) => CompanyProfile): Promise<CompanyProfile> {
     if (!cache?.exact) return toProfile(await load());
     // Read the generation before the row: a change committed in between makes this entry stale at once.
@@ -61,14 +59,13 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache, 
     const hit = profiles.get(key);
     if (hit && hit.generation === generation) return hit.profile;
     const profile = toProfile(await load());
-    if (profiles.size >= PROFILE_CACHE_SIZE) profiles.clear();
-    profiles.set(key, { generation, profile });
+    profiles.set(key, { generation, profile }, approximateBytes(profile));
     return profile;
   }
   const profileUrl = (id: string) => `${baseUrl}/api/v1/agent/companies/${id}`;
 
   // Rows by id (search result pages), valid for one change generation like the profiles; frozen, as callers share them.
-  const rows = new Map<string, CompanyRecord>();
+  const rows = new BoundedCache<string, CompanyRecord>(cacheBytes / 2);
   let rowsGeneration = -1;
   async function cachedRows(ids: string[]): Promise<CompanyRecord[]> {
     if (!cache?.exact) return readRepo.findManyByIds(ids);
@@ -77,16 +74,21 @@ export function createCompaniesService({ db, embeddings, baseUrl, audit, cache, 
       rows.clear();
       rowsGeneration = generation;
     }
-    const missing = ids.filter((id) => !rows.has(id));
+    // Taken before the fresh rows are kept, which may push older ones out.
+    const byId = new Map(ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [[id, row] as const] : [];
+    }));
+    const missing = ids.filter((id) => !byId.has(id));
     const fresh = missing.length ? await readRepo.findManyByIds(missing) : [];
     // Read under this generation: kept only while it still holds (a write meanwhile makes them stale at once).
-    if (cache.generation() === generation) {
-      if (rows.size + fresh.length > ROW_CACHE_SIZE) rows.clear();
-      for (const r of fresh) rows.set(r.id, Object.freeze(r));
+    const keep = cache.generation() === generation;
+    for (const r of fresh) {
+      byId.set(r.id, r);
+      if (keep) rows.set(r.id, Object.freeze(r), approximateBytes(r));
     }
-    const byId = new Map(fresh.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
-      const row = byId.get(id) ?? rows.get(id);
+      const row = byId.get(id);
       return row ? [row] : [];
     });
   }

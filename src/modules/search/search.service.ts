@@ -1,3 +1,4 @@
+import { approximateBytes, BoundedCache } from '../../lib/bounded-cache.js';
 import { searchAnswers, timedStage } from '../../platform/outcomes.js';
 import type { EmbeddingProvider } from '../../platform/embeddings/embeddings.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -37,6 +38,8 @@ export interface SearchServiceDeps {
   reads?: { primaryStats(): Promise<CorpusStats>; pinned<T>(fresh: () => Promise<boolean>, fn: () => Promise<T>): Promise<T> };
   /** Relevance thresholds (relevance.ts); calibration scripts pass their own. */
   relevance?: RelevanceThresholds;
+  /** Memory the answers of recent searches may take (bytes, estimated: lib/bounded-cache.ts); 16 MB unless said. */
+  answerCacheBytes?: number;
   /** Calibration and evaluation scripts: every ranked candidate of a computed text search with its evidence. */
   explain?: (query: string, candidates: { id: string; score: number; evidence: MatchEvidence; relevance: Relevance }[]) => void;
 }
@@ -69,7 +72,7 @@ export const WEAK_SIMILARITY = 0.47;
  * (search.retrieval.ts), ranking (search.ranking.ts, relevance.ts) and the answer cache, here.
  */
 export function createSearchService(deps: SearchServiceDeps) {
-  const { repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain } = deps;
+  const { repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain, answerCacheBytes = 16 * 1024 * 1024 } = deps;
   const { rank } = createRetrieval({ repo, embeddings, tuning, index });
 
   /**
@@ -78,7 +81,7 @@ export function createSearchService(deps: SearchServiceDeps) {
    * repeated search (same words, filters, page) can skip embedding, both searches and the row
    * fetch. Correct across processes and instances, since the version lives in the database.
    */
-  const answers = new Map<string, { version: number; result: SearchResult; bestSimilarity: number }>();
+  const answers = new BoundedCache<string, { version: number; result: SearchResult; bestSimilarity: number }>(answerCacheBytes);
 
   /**
    * The corpus statistics. On PGlite the companies change generation is exact (every write moves it before
@@ -93,7 +96,6 @@ export function createSearchService(deps: SearchServiceDeps) {
     if (generation !== undefined && companies.changeGeneration() === generation) statsCache = { generation, stats };
     return stats;
   }
-  const ANSWER_CACHE_SIZE = 5000;
   /** Most companies with hours or prices that one open_now / open_at / max_price browse reads: bounded work on any directory. */
   const POST_FILTER_CAP = 5000;
 
@@ -118,18 +120,12 @@ export function createSearchService(deps: SearchServiceDeps) {
     const { version } = stats;
     const hit = cacheable ? answers.get(key) : undefined;
     searchAnswers.inc({ outcome: hit && hit.version === version ? 'cached' : 'computed' });
-    if (hit && hit.version === version) {
-      answers.delete(key);
-      answers.set(key, hit);
-      return hit;
-    }
+    if (hit && hit.version === version) return hit;
     const computeAnswer = () => compute(text, filters, mode, limit, offset, stats, ctx, sort, q.include_weak === true, post);
     // Every statement of the answer on one server that holds at least this version (the answer cache is keyed by it).
     const fresh = await timedStage('total', () => (reads ? reads.pinned(async () => (await repo.corpusStats()).version >= version, computeAnswer) : computeAnswer()));
     if (!cacheable) return fresh;
-    answers.delete(key);
-    answers.set(key, { version, ...fresh });
-    if (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value as string);
+    answers.set(key, { version, ...fresh }, approximateBytes(fresh.result) + 2 * key.length);
     return fresh;
   }
 
