@@ -1,8 +1,9 @@
 /**
  * A least-recently-used cache bounded by the memory its entries take, not by their number: a search answer holds ten
  * profiles, a profile one, and a count-bounded cache of either grew the process by a size nobody chose (at 100k companies
- * the answer, profile and row caches took about 150 MB under `npm run bench:search`). The caller states each entry's
- * size; `approximateBytes` estimates it for plain data.
+ * the answer, profile and row caches and the query vectors kept about 100 MB after ten seconds each of novel, `near` and
+ * place loads: scripts/dev/memory-probe.ts). The caller states each entry's size; `approximateBytes` estimates it for
+ * plain data.
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();
