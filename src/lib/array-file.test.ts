@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,40 @@ describe('array file (the search index snapshot)', () => {
       await assert.rejects(reader.read('missing'), ArrayFileError);
     } finally {
       await reader.close();
+    }
+  });
+
+  it("gives the whole file's SHA-256 from the bytes read in order, and reads the file again when they were not", async () => {
+    const file = path.join(dir, 'h.bin');
+    // Lengths that leave padding between arrays, and an array larger than one read chunk.
+    const arrays = { a: Uint8Array.from([1, 2, 3]), b: new Float64Array(3 << 20).map((_, i) => i / 7), c: Uint16Array.from([5]), d: Uint8Array.from([9, 9, 9, 9, 9]) };
+    writeArrayFile(file, { n: 1 }, arrays);
+    const expected = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    const inOrder = await openArrayFile(file);
+    try {
+      for (const name of ['a', 'b', 'c']) await inOrder.read(name); // d is left unread: the rest of the file is read for it
+      assert.equal(await inOrder.sha256(), expected);
+    } finally {
+      await inOrder.close();
+    }
+    const outOfOrder = await openArrayFile(file);
+    try {
+      await outOfOrder.read('c');
+      await outOfOrder.read('a');
+      assert.equal(await outOfOrder.sha256(), expected);
+    } finally {
+      await outOfOrder.close();
+    }
+    // One byte changed inside an array: the arrays still read, the checksum tells.
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 1;
+    fs.writeFileSync(file, bytes);
+    const damaged = await openArrayFile(file);
+    try {
+      for (const name of Object.keys(arrays)) await damaged.read(name);
+      assert.notEqual(await damaged.sha256(), expected);
+    } finally {
+      await damaged.close();
     }
   });
 

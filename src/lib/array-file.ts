@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 
 /**
@@ -89,6 +90,11 @@ export interface ArrayFileReader {
   read(name: string): Promise<NumericArray>;
   /** The array, read into the start of `target` (same type, at least its length). */
   readInto(name: string, target: NumericArray): Promise<void>;
+  /**
+   * The whole file's SHA-256. The bytes read so far count when the arrays were read in the file's order (a reader
+   * that reads every array in order checks the file in the same pass); otherwise the file is read again.
+   */
+  sha256(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -114,10 +120,27 @@ export async function openArrayFile(file: string): Promise<ArrayFileReader> {
       if (!s) throw new ArrayFileError(`no array ${name}`);
       return s;
     };
+    // The running checksum: every byte before `hashedTo` went into `hash`, in order, while `inOrder` holds.
+    let hash = createHash('sha256');
+    let hashedTo = 0;
+    let inOrder = true;
+    const hashUpTo = async (position: number) => {
+      for (const chunk = Buffer.alloc(Math.min(CHUNK, Math.max(0, position - hashedTo))); hashedTo < position; ) {
+        const part = chunk.subarray(0, Math.min(chunk.length, position - hashedTo));
+        await readFully(handle, part, hashedTo);
+        hash.update(part);
+        hashedTo += part.length;
+      }
+    };
     const readInto = async (name: string, target: NumericArray) => {
       const s = section(name);
       if (kindOf(target) !== s.kind || target.length < s.length) throw new ArrayFileError(`array ${name} does not fit its target`);
-      await readFully(handle, bytesOf(target).subarray(0, s.length * bytesPer(s.kind)), start + s.offset);
+      const position = start + s.offset;
+      if (position < hashedTo) inOrder = false;
+      if (inOrder) await hashUpTo(position);
+      const into = bytesOf(target).subarray(0, s.length * bytesPer(s.kind));
+      await readFully(handle, into, position, inOrder ? (bytes) => hash.update(bytes) : undefined);
+      if (inOrder) hashedTo = position + into.length;
     };
     return {
       meta: header.meta,
@@ -129,6 +152,15 @@ export async function openArrayFile(file: string): Promise<ArrayFileReader> {
         const out = allocate(s.kind, s.length);
         await readInto(name, out);
         return out;
+      },
+      async sha256() {
+        if (!inOrder) {
+          hash = createHash('sha256');
+          hashedTo = 0;
+          inOrder = true;
+        }
+        await hashUpTo(size);
+        return hash.digest('hex');
       },
       close: () => handle.close(),
     };
@@ -142,10 +174,12 @@ function bytesPer(kind: Kind): number {
   return kind === 'u8' ? 1 : kind === 'u16' ? 2 : kind === 'f64' ? 8 : 4;
 }
 
-async function readFully(handle: fs.promises.FileHandle, into: Uint8Array, position: number): Promise<void> {
+/** Reads `into.length` bytes from `position`, in chunks; `onChunk` sees each chunk as it arrives. */
+async function readFully(handle: fs.promises.FileHandle, into: Uint8Array, position: number, onChunk?: (bytes: Uint8Array) => void): Promise<void> {
   for (let at = 0; at < into.length; ) {
     const { bytesRead } = await handle.read(into, at, Math.min(CHUNK, into.length - at), position + at);
     if (bytesRead === 0) throw new ArrayFileError('truncated');
+    onChunk?.(into.subarray(at, at + bytesRead));
     at += bytesRead;
   }
 }

@@ -141,6 +141,19 @@ describe('search index snapshot across restarts (issue 41)', () => {
     assert.deepEqual(new Set(await nearest(third.index, await vectorOf(falcon), 2)), new Set([falcon, ids[2]!]));
   });
 
+  it('a damaged index file is caught by its checksum as it is read: the index is read from the database', async () => {
+    // The previous test rebuilt the graph and saved a new snapshot; one byte of its index file is changed.
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    const file = path.join(dir, manifest.index);
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 3] = bytes[bytes.length - 3]! ^ 0x10;
+    fs.writeFileSync(file, bytes);
+    const started = await startIndex();
+    assert.ok(started.messages.includes('search index snapshot did not load: the index is read from the database'), started.messages.join('; '));
+    assert.ok(started.messages.includes('vector index loaded'));
+    assert.equal(started.index.status().companies, 24);
+  });
+
   it('an index file that does not read back (its checksum matching) is caught: the index is read from the database', async () => {
     const file = path.join(dir, 'manifest.json');
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));

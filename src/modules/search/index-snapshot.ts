@@ -149,7 +149,7 @@ export async function loadSnapshot(
   const indexFile = path.join(dir, path.basename(manifest.index));
   const graphFile = manifest.graph ? path.join(dir, path.basename(manifest.graph)) : undefined;
   try {
-    if ((await sha256Of(indexFile)) !== manifest.indexSha256) return { reason: 'damaged (checksum of the index)' };
+    // The index file's checksum is checked as it is read (search-index.sync.ts): one pass over it, not two.
     if (graphFile && (await sha256Of(graphFile)) !== manifest.graphSha256) return { reason: 'damaged (checksum of the graph)' };
     return { manifest, indexFile, graphFile };
   } catch (err) {

@@ -149,6 +149,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       const reader = await openArrayFile(snapshot.indexFile);
       try {
         await index.restoreSnapshot(reader);
+        if ((await reader.sha256()) !== snapshot.manifest.indexSha256) throw new Error('the index file is damaged (its checksum differs)');
       } finally {
         await reader.close();
       }
