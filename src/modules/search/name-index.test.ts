@@ -123,7 +123,28 @@ describe('name postings', () => {
       const want = [...current].filter(([, name]) => wordSimilarity(trigrams, trigramSequence(name, 'unicode')) >= 0.6).map(([slot]) => slot).sort((a, b) => a - b);
       const got = index.candidates(trigrams, 1).filter((slot) => wordSimilarity(trigrams, trigramSequence(index.nameOf(slot)!, 'unicode')) >= 0.6).sort((a, b) => a - b);
       assert.deepEqual(got, want, q);
+      // With the bound the search uses, only the rarest postings are read: the same matches.
+      const bounded = index.candidates(trigrams, Math.ceil(0.6 * trigrams.size)).filter((slot) => wordSimilarity(trigrams, trigramSequence(index.nameOf(slot)!, 'unicode')) >= 0.6).sort((a, b) => a - b);
+      assert.deepEqual(bounded, want, `${q} (bounded)`);
       assert.ok(want.length > 0, q);
+    }
+  });
+});
+
+describe('name candidates from the rarest postings', () => {
+  it('are the slots that share enough trigrams, whether the common ones are counted from the lists or from the names', () => {
+    const index = new NameIndex('unicode');
+    const names = [...Array.from({ length: 1500 }, (_, i) => `Common Labs ${i % 40}`), 'Zyxwv Labs', 'Zyxwv Works', 'Zyx Labs', 'Labs Zyxwv Common'];
+    names.forEach((name, slot) => index.set(slot, name));
+    for (const q of ['zyxwv labs', 'common labs', 'labs', 'zyxwv', 'common zyx']) {
+      const trigrams = new Set(trigramSequence(q, 'unicode'));
+      for (const minShared of [1, Math.ceil(0.6 * trigrams.size), trigrams.size]) {
+        const want = names.flatMap((name, slot) => {
+          const own = new Set(trigramSequence(name.toLowerCase(), 'unicode'));
+          return [...trigrams].filter((t) => own.has(t)).length >= minShared ? [slot] : [];
+        });
+        assert.deepEqual(index.candidates(trigrams, minShared).sort((a, b) => a - b), want, `${q}, ${minShared}`);
+      }
     }
   });
 });
