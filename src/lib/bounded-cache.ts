@@ -3,7 +3,7 @@
  * profiles, a profile one, and a count-bounded cache of either grew the process by a size nobody chose (at 100k companies
  * the answer, profile and row caches and the query vectors kept about 100 MB after ten seconds each of novel, `near` and
  * place loads: scripts/dev/memory-probe.ts). The caller states each entry's size; `approximateBytes` estimates it for
- * plain data.
+ * plain data. A cache of same-sized entries counts each as 1 (the query vectors: platform/embeddings).
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();

@@ -66,7 +66,6 @@ export class NameIndex {
     if (lists.length < need) return [];
     lists.sort((a, b) => a.length - b.length);
     const probe = lists.length - need + 1;
-    const common = lists.slice(probe).map((l) => l.trigram);
     const touched: number[] = [];
     for (const { id, length } of lists.slice(0, probe)) {
       const list = this.postings[id]!;
@@ -79,7 +78,8 @@ export class NameIndex {
     }
     // The common trigrams are counted from the lists when reading them costs less than reading the touched names.
     const rest = lists.slice(probe);
-    if (rest.reduce((sum, l) => sum + l.length, 0) < touched.length * NAME_CHECK_COST) {
+    const fromLists = rest.reduce((sum, l) => sum + l.length, 0) < touched.length * NAME_CHECK_COST;
+    if (fromLists) {
       for (const { id, length } of rest) {
         const list = this.postings[id]!;
         for (let i = 0; i < length; i++) {
@@ -88,8 +88,8 @@ export class NameIndex {
           if (count > 0) this.counts[slot] = count + 1;
         }
       }
-      common.length = 0;
     }
+    const common = fromLists ? [] : rest.map((l) => l.trigram);
     const out: number[] = [];
     for (const slot of touched) {
       let shared = this.counts[slot]!;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.js';
+import { BoundedCache } from '../../lib/bounded-cache.js';
 import { AppError } from '../errors.js';
 import { queryEmbeddingBatch, queryEmbeddings } from '../outcomes.js';
 import { loadNativeKernels } from '../native.js';
@@ -31,28 +32,6 @@ interface Pending {
   count: number;
 }
 
-class LruCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
-  set(key: string, value: V): void {
-    if (this.max <= 0) return;
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-  }
-}
-
 /** Most query texts one model call takes when queries queue up behind busy workers. */
 const QUERY_BATCH = 32;
 
@@ -60,7 +39,8 @@ abstract class CachedProvider implements EmbeddingProvider {
   abstract readonly model: string;
   readonly dimensions = DIMENSIONS;
   abstract readonly runtime: string | undefined;
-  private readonly cache: LruCache<Promise<number[]>>;
+  // Bounded by count (EMBEDDINGS_CACHE_SIZE): every entry is one query vector of the same size, so each counts 1.
+  private readonly cache: BoundedCache<string, Promise<number[]>>;
   /**
    * Query micro-batching: at most `maxInFlight` query calls run at once (one per worker); queries
    * that arrive meanwhile wait and go together in the next call. A query never waits for a timer,
@@ -73,7 +53,7 @@ abstract class CachedProvider implements EmbeddingProvider {
     cacheSize: number,
     private readonly maxInFlight: number,
   ) {
-    this.cache = new LruCache(cacheSize);
+    this.cache = new BoundedCache(cacheSize);
   }
 
   private pump(): void {
@@ -108,7 +88,7 @@ abstract class CachedProvider implements EmbeddingProvider {
       this.pump();
     });
     p.catch(() => this.cache.delete(key));
-    this.cache.set(key, p);
+    this.cache.set(key, p, 1);
     return p;
   }
 }
