@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findAddresses } from './address.js';
+import { findAddresses, regionOf } from './address.js';
 
 const cities = (lines: string[]) => findAddresses(lines).map((a) => `${a.postalCode} ${a.city} ${a.country}`);
 
@@ -149,5 +149,19 @@ describe('findAddresses: the numbers of an address block (session 15)', () => {
     const prose = `${'This material is for information only and is not advice; consult a qualified advisor before you act on it. '.repeat(2)}Contact our office at 410-821-7766.`;
     assert.deepEqual(findAddresses(['301 N. Washington St.', 'Snow Hill, MD 21863', prose])[0]?.phoneDigits, []);
     assert.deepEqual(findAddresses(['301 N. Washington St.', 'Snow Hill, MD 21863', 'Tel. 410-821-7766'])[0]?.phoneDigits, ['4108217766']);
+  });
+});
+
+describe('regionOf: the region written after a town (issue 40)', () => {
+  it('names the country of a state, province or county, and a US state\'s code', () => {
+    assert.deepEqual(regionOf('NC'), { country: 'US', state: 'NC' });
+    assert.deepEqual(regionOf('North Carolina'), { country: 'US', state: 'NC' });
+    assert.deepEqual(regionOf('Wyoming'), { country: 'US', state: 'WY' });
+    assert.deepEqual(regionOf('Ontario'), { country: 'CA' });
+    assert.deepEqual(regionOf('QLD'), { country: 'AU' });
+    assert.deepEqual(regionOf('Berkshire'), { country: 'GB' });
+    assert.equal(regionOf('nc'), undefined, 'a code only in capitals');
+    assert.equal(regionOf('Germany'), undefined);
+    assert.equal(regionOf('UK'), undefined, 'a country, not a region');
   });
 });

@@ -46,6 +46,26 @@ export function isRegionName(name: string): boolean {
   return REGION_NAMES.has(name.trim().toLowerCase());
 }
 
+// the codes are in the order of the names (DC, last, has no name in the list)
+const US_STATE_CODE = new Map(US_STATE_NAMES.toLowerCase().split('|').map((n, i) => [n, US_STATES[i]!] as const));
+
+/**
+ * The country (and, for a US state, its two-letter code, which GeoNames writes as the town's region) of a region written
+ * after a town: a US state, Canadian province or Australian state by code ("NC", "BC", "QLD", as written in capitals) or
+ * name ("North Carolina", "Ontario"), or a county or nation of the UK ("Surrey", "Scotland"). Undefined for anything else.
+ */
+export function regionOf(name: string): { country: string; state?: string } | undefined {
+  const s = name.trim().replace(/\.$/, '');
+  if (US_STATES.includes(s)) return { country: 'US', state: s };
+  const key = s.toLowerCase();
+  const state = US_STATE_CODE.get(key);
+  if (state) return { country: 'US', state };
+  if (CA_PROVINCES.includes(s) || CA_PROVINCE_NAMES.toLowerCase().split('|').includes(key)) return { country: 'CA' };
+  if (AU_STATES.includes(s)) return { country: 'AU' };
+  if (UK_AREAS.has(key) && !/^(uk|gb|united kingdom)$/.test(key)) return { country: 'GB' };
+  return undefined;
+}
+
 const STREET_WORD = /\b(st|street|rd|road|ave|avenue|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|trail|tr|terrace|tce|cres|crescent|close|row|square|sq|walk|parade|pde|esplanade|circuit|cct|plaza|market place|rue|chemin|boul|route|suite|ste|unit|level|floor|box|po box|building|bldg|park|farm|wharf|marina|n|s|e|w|ne|nw|se|sw)\b\.?/i;
 
 const SEP_RE = /\s*(?:\n|,|·|•|\||—|–|\s-\s)\s*/;

@@ -21,6 +21,8 @@ describe('gazetteer', () => {
     assert.ok(Math.abs(munich!.latitude - 48.137) < 0.1 && Math.abs(munich!.longitude - 11.575) < 0.1);
     assert.equal(findCity('Cologne', 'DE')?.name, 'Köln');
     assert.equal(findCity('Portland', 'US')?.admin, 'OR');
+    assert.equal(findCity('Portland', 'US', 'ME')?.admin, 'ME', 'the one in that state');
+    assert.equal(findCity('Wilmington', 'US', 'ZZ'), undefined);
     assert.equal(findCity('St. Gallen')?.country, 'CH');
     assert.equal(findCity('Nowhereville'), undefined);
     assert.equal(largestCity('JP')?.country, 'JP');

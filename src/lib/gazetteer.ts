@@ -127,17 +127,17 @@ const EXONYMS: Record<string, string> = {
   saigon: 'hochiminhcity', nyc: 'newyorkcity', newyork: 'newyorkcity',
 };
 
-/** The most populous city of that name, in that country when one is given. */
-export function findCity(name: string, country?: string): GazetteerCity | undefined {
-  const found = lookupCity(placeKey(name), country);
+/** The most populous city of that name, in that country when one is given (and in that first-level region, GeoNames' code). */
+export function findCity(name: string, country?: string, admin?: string): GazetteerCity | undefined {
+  const found = lookupCity(placeKey(name), country, admin);
   if (found) return found;
   const alias = EXONYMS[placeKey(name)];
-  return alias ? lookupCity(alias, country) : undefined;
+  return alias ? lookupCity(alias, country, admin) : undefined;
 }
 
-function lookupCity(key: string, country?: string): GazetteerCity | undefined {
+function lookupCity(key: string, country?: string, admin?: string): GazetteerCity | undefined {
   if (key.length < 2) return undefined;
-  const hits = (load().get(key) ?? []).filter((c) => !country || c.country === country);
+  const hits = (load().get(key) ?? []).filter((c) => (!country || c.country === country) && (!admin || c.admin === admin));
   return hits.sort((a, b) => b.population - a.population)[0];
 }
 

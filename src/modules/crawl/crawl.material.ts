@@ -5,6 +5,7 @@ import { judgeLocality, townOfRegion } from '../../lib/locality.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
 import { normalizeDomain } from '../../lib/url.js';
 import type { ServiceType } from '../companies/companies.schemas.js';
+import { selfDescribedLocation } from './crawl.self-described.js';
 import { CONFIDENCE_FLOOR, knownCity, type FieldSource, type Identity, type Material } from './crawl.types.js';
 
 /**
@@ -171,7 +172,9 @@ export function locate(m: Material): { city: string; country: string; address: s
 /**
  * City, country and address: a structured address first; then the main address found by its
  * shape (checked against the gazetteer); then the older line heuristics, whose city is kept only
- * when the gazetteer knows it; the country last from the TLD or the phone's prefix.
+ * when the gazetteer knows it; the country last from the TLD or the phone's prefix; and with no town
+ * found, the town (and an empty country) the site gives as its own in its title, descriptions or
+ * site name (crawl.self-described.ts).
  */
 export function locateWith(m: Material, id: Identity): Located {
   const { localityDoubt = 0, ...l } = locateRaw(m, id);
@@ -180,7 +183,8 @@ export function locateWith(m: Material, id: Identity): Located {
   return { ...l, cityConfidence: Math.max(0, Math.round((l.confidence - doubt) * 100) / 100) };
 }
 
-type Located = { city: string; country: string; address: string; method: string; url: string; confidence: number; cityConfidence: number };
+/** `countrySource`: the country's own provenance when it is not the town's (a town the site only describes itself by). */
+type Located = { city: string; country: string; address: string; method: string; url: string; confidence: number; cityConfidence: number; countrySource?: FieldSource | undefined };
 
 /**
  * How far a structured address's locality is in doubt (issue 40): a neighbourhood read as its city is held for the owner;
@@ -190,7 +194,24 @@ type Located = { city: string; country: string; address: string; method: string;
  */
 const LOCALITY_DOUBT = { neighbourhood: 0.25, unknownUnconfirmed: 0.15, regionAsTown: 0.25, firstOfBranches: 0.2, microdataOfAnother: 0.2 } as const;
 
-function locateRaw(m: Material, id: Identity): Omit<Located, 'cityConfidence'> & { localityDoubt?: number } {
+type RawLocated = Omit<Located, 'cityConfidence'> & { localityDoubt?: number };
+
+/** The last resort (issue 40): no town from any address, the one the site describes itself by; its country fills an empty one. */
+function locateRaw(m: Material, id: Identity): RawLocated {
+  const l = locateFromAddresses(m, id);
+  if (l.city) return l;
+  const self = selfDescribedLocation(m, id, l.country);
+  if (!self) return l;
+  if (self.city && self.confidence >= CONFIDENCE_FLOOR.city) {
+    // a country known before keeps the provenance it has without a town
+    const countrySource = l.country ? (id.country ?? { value: l.country, method: 'address-line', url: '', confidence: 0.5 }) : self.countrySource;
+    return { city: self.city, country: self.country, address: l.address, method: 'self-described', url: self.url, confidence: self.confidence, countrySource };
+  }
+  // no town to keep: the country the texts write fills an empty one
+  return l.country || !self.country ? l : { ...l, country: self.country, countrySource: self.countrySource };
+}
+
+function locateFromAddresses(m: Material, id: Identity): RawLocated {
   const sa = m.structuredAddress;
   // a page's microdata marks one of the offices it lists, not the first one, which the main phone is written with: the
   // first office, held for the owner since the structured data names another town
@@ -238,7 +259,7 @@ export function provenanceOf(m: Material, id: Identity, name: string, loc: Retur
   if (id.phone) out.phone = { value: id.phone.e164, method: id.phone.method, url: id.phone.url, confidence: id.phone.confidence };
   if (loc.city) out.city = { value: loc.city, method: loc.method, url: loc.url, confidence: loc.cityConfidence };
   if (loc.address) out.address = { value: loc.address, method: loc.method, url: loc.url, confidence: loc.city ? loc.cityConfidence : loc.confidence };
-  if (loc.country) out.country = loc.city ? { value: loc.country, method: loc.method, url: loc.url, confidence: loc.confidence } : (id.country ?? { value: loc.country, method: 'address-line', url: '', confidence: 0.5 });
+  if (loc.country) out.country = loc.countrySource ?? (loc.city ? { value: loc.country, method: loc.method, url: loc.url, confidence: loc.confidence } : (id.country ?? { value: loc.country, method: 'address-line', url: '', confidence: 0.5 }));
   return out;
 }
 
