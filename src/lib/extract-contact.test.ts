@@ -36,3 +36,40 @@ describe('extractContact: where a number is written (issue 40)', () => {
     assert.deepEqual(phones, ['0001:true', '0002:false', '0003:false', '0004:true']);
   });
 });
+
+describe('extractContact: numbers as real pages mark them up (issue 40, session 17)', () => {
+  const contact = (html: string) => extractContact(cheerio.load(html), 'https://x.example/', []);
+  const texts = (html: string) => contact(html).phones.filter((p) => p.source === 'text');
+
+  it('reads a number split over spans, and keeps two links side by side apart', () => {
+    assert.deepEqual(texts('<footer><p>Call <span>(614)</span> <span>555</span>-<span>0142</span></p></footer>').map((p) => p.raw), ['(614) 555-0142']);
+    const side = texts('<header><a href="tel:1-800-969-6853">1-800-969-6853</a><a href="sms:1-202-933-8111"><span>Text: 1-202-933-8111</span></a><a href="https://wa.me/12029338111">1-202-933-8111</a></header>');
+    assert.deepEqual(side.map((p) => `${p.raw}=${p.label}`), ['1-800-969-6853=', '1-202-933-8111=Text:', '1-202-933-8111=']);
+  });
+
+  it('takes the number of a tel: link that shows only words', () => {
+    assert.deepEqual(contact('<header><a href="tel:+16145550142">Call us</a></header>').phones.map((p) => `${p.raw}|${p.label}`), ['+16145550142|Call us']);
+  });
+
+  it('reads an icon font’s fax sign as the label of the number after it', () => {
+    const phones = texts('<footer><p><i class="fa fa-fax" aria-hidden="true"></i> (614) 555-0143</p><p><i class="fa fa-phone"></i> (614) 555-0142</p></footer>');
+    assert.deepEqual(phones.map((p) => `${p.raw}=${p.label}`), ['(614) 555-0143=Fax:', '(614) 555-0142=']);
+  });
+
+  it('marks numbers in a testimonial, a review or a sponsor’s block as another party’s', () => {
+    const html = `<div class="has-promo-bar"><main><blockquote>"They fixed our boiler in an hour!" — Jane, Jane's Bakery, (614) 555-0199</blockquote>
+      <div class="testimonial-slider"><p>Bob's Tiles <a href="tel:6145550177">614-555-0177</a></p></div><p>Call us: (614) 555-0142</p></main></div>`;
+    assert.deepEqual(contact(html).phones.map((p) => `${p.raw.slice(-4)}:${p.quoted ?? false}`), ['0177:true', '0199:true', '0177:true', '0142:false']);
+  });
+
+  it('lists the numbers linked for messages and for calls', () => {
+    const c = contact('<a href="tel:+18009696853">Call</a><a href="sms:1-202-933-8111">Text us</a><a href="https://wa.me/12029338111">WhatsApp</a>');
+    assert.deepEqual(c.messaging, ['12029338111', '12029338111']);
+    assert.deepEqual(c.calling, ['18009696853']);
+  });
+
+  it('takes the OpenGraph locale’s region when the html lang has none', () => {
+    assert.equal(contact('<html lang="en"><head><meta property="og:locale" content="en_GB"></head><body></body></html>').locale, 'en-GB');
+    assert.equal(contact('<html lang="en-US"><head><meta property="og:locale" content="en_GB"></head><body></body></html>').locale, 'en-US');
+  });
+});

@@ -13,7 +13,10 @@ export interface ContactEvidence {
   names: NameEvidence[];
   phones: PhoneCandidate[];
   addresses: FoundAddress[];
-  /** The html lang attribute as written (en-GB, fr-CA): a weak country hint. */
+  /** Digits of the numbers the page links for messages (sms:, WhatsApp), and of those it links for calls (tel:). */
+  messaging: string[];
+  calling: string[];
+  /** The html lang attribute as written (en-GB, fr-CA), or the og:locale when only it has a region: a weak country hint. */
   locale: string;
 }
 
@@ -55,10 +58,32 @@ function inChrome(ancestors: { name: string; attribs?: Record<string, string> }[
 const ENTER_CHROME = '\uE000';
 const LEAVE_CHROME = '\uE001';
 
-/** One visible line and whether it sits in the site's header or footer. */
+// private-use marks around a quoting block's text (isQuoted)
+const ENTER_QUOTED = '\uE002';
+const LEAVE_QUOTED = '\uE003';
+// a class or id word that begins so ("testimonial-slider", "reviews", "sponsor-box"), not one that only holds it ("has-promo-bar")
+const QUOTED_WORD = /^(?:testimonial|review|sponsor|advert)/i;
+
+/**
+ * Text that quotes another party (issue 40): a testimonial, a review, a sponsor's or advertiser's block; the numbers in it
+ * are theirs. A block quotation, or a block whose class or id names such a block (inline elements keep their line whole).
+ */
+function isQuoted(name: string, attribs: Record<string, string>): boolean {
+  if (!BLOCK.has(name)) return false;
+  return name === 'blockquote' || `${attribs.class ?? ''} ${attribs.id ?? ''}`.split(/\s+/).some((w) => QUOTED_WORD.test(w));
+}
+
+// an icon font's fax sign (<i class="fa fa-fax" aria-hidden="true">, hidden from screen readers but seen) stands for the word
+// "Fax" before the number it marks
+const FAX_ICON = /(?:^|[\s_-])fax(?:$|[\s_-])/i;
+const ICON_TAG = new Set(['i', 'span', 'em']);
+const hasText = (n: DomNode): boolean => (n.type === 'text' ? !!n.data?.trim() : (n.children ?? []).some(hasText));
+
+/** One visible line, whether it sits in the site's header or footer, and whether it quotes another party. */
 export interface PageLine {
   text: string;
   chrome: boolean;
+  quoted?: boolean;
 }
 
 /**
@@ -78,8 +103,13 @@ export function pageLines($: cheerio.CheerioAPI): PageLine[] {
     const el = node;
     const attribs = el.attribs ?? {};
     let chrome = false;
+    let quoted = false;
     if (node.type === 'tag') {
       const name = el.name ?? '';
+      if (ICON_TAG.has(name) && FAX_ICON.test(attribs.class ?? '') && !hasText(el)) {
+        parts.push(' Fax: ');
+        return;
+      }
       if (SKIP.has(name) || attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return;
       if (name === 'br') {
         parts.push('\n');
@@ -92,21 +122,33 @@ export function pageLines($: cheerio.CheerioAPI): PageLine[] {
       }
       chrome = !inArticle && isChrome(name, attribs);
       if (chrome) parts.push(`\n${ENTER_CHROME}\n`);
+      quoted = isQuoted(name, attribs);
+      if (quoted) parts.push(`\n${ENTER_QUOTED}\n`);
     }
     const article = inArticle || el.name === 'article';
-    for (const child of el.children ?? []) walk(child, article);
+    let previous: DomNode | undefined;
+    for (const child of el.children ?? []) {
+      // two links side by side ("<a>1-800-969-6853</a><a>1-202-933-8111</a>") are two items, not one run of digits
+      if (previous?.type === 'tag' && previous.name === 'a' && child.type === 'tag' && child.name === 'a') parts.push(' ');
+      walk(child, article);
+      previous = child;
+    }
     if (node.type === 'tag' && BLOCK.has(el.name ?? '')) parts.push('\n');
+    if (quoted) parts.push(`\n${LEAVE_QUOTED}\n`);
     if (chrome) parts.push(`\n${LEAVE_CHROME}\n`);
   };
   const body = $('body').get(0) ?? $.root().get(0);
   if (body) walk(body as unknown as DomNode, false);
   const lines: PageLine[] = [];
   let depth = 0;
+  let quotes = 0;
   for (const raw of parts.join('').replace(/\u00a0/g, ' ').split('\n')) {
     const text = raw.replace(/[ \t\r\f\v]+/g, ' ').trim();
     if (text === ENTER_CHROME) depth++;
     else if (text === LEAVE_CHROME) depth--;
-    else if (text) lines.push({ text, chrome: depth > 0 });
+    else if (text === ENTER_QUOTED) quotes++;
+    else if (text === LEAVE_QUOTED) quotes--;
+    else if (text) lines.push(quotes > 0 ? { text, chrome: depth > 0, quoted: true } : { text, chrome: depth > 0 });
   }
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES - 500), ...lines.slice(-500)] : lines;
 }
@@ -114,26 +156,36 @@ export function pageLines($: cheerio.CheerioAPI): PageLine[] {
 /** A short line of words alone ("Phone", "Fax:", "Toll-Free") labels the number on the line after it. */
 const LABEL_LINE = /^[\p{L}][\p{L} .&/-]{0,24}:?$/u;
 
-const COPYRIGHT_RE = /(?:(?:©|\(c\)|&copy;|copyright|@(?=\s*(?:19|20)\d{2}))\s*)+(?:(?:19|20)\d{2}\s*(?:[-–]\s*(?:(?:19|20)\d{2}|present))?\s*)?,?\s*(?:by\s+)?(.+)$/i;
-const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|\.$)/i;
+// a year or a range of years ("2014–2024", "2014-24", "2019 - present") in a copyright line: never part of the holder's name
+const YEARS = String.raw`(?:19|20)\d{2}(?:\s*[-–—/]\s*(?:(?:19|20)?\d{2}\b|present|today|heute|aujourd'hui))?`;
+const MARK = String.raw`(?:©|\(c\)|&copy;|copyright|@(?=\s*(?:19|20)\d{2}))`;
+// the marks, then any years, further marks and dashes or commas before the holder ("Copyright 2024 ©, Acme", "© 2014-24 - Acme");
+// after a bar comes another item ("Copyright 2019 | Privacy Policy")
+const COPYRIGHT_RE = new RegExp(String.raw`(?:${MARK}\s*)+(?:(?:${YEARS}|${MARK}|[,.:;–—-])\s*)*(?:by\s+)?(.+)$`, 'i');
+const TRAILING_YEARS = new RegExp(String.raw`[\s,;:–—-]*${YEARS}\s*$`);
+const COPYRIGHT_END = /\s*(?:\||·|•|–|—|\s-\s|\ball rights\b|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|(?<!\b(?:Inc|Co|Ltd|Corp))\.$)/i;
 // a full stop that ends a sentence, not an initial ("J. Walsh") or an abbreviation before a year
 const SENTENCE_END = /(?<!\b[A-Z])\.\s+(?=[A-Z][a-z])/;
 const LEGAL_SUFFIX = /^(.{2,60}?\b(?:LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Limited|Pty\.? Ltd\.?|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|Co\.|GmbH))(?=$|[\s,.;|·])/;
+// what follows the holder and names another party: "and its licensors", "a division of Baz Corp", "part of the X group"
+const OTHER_PARTY = /\s*,?\s*(?:(?:and|&)\s+its\s+(?:licensors|affiliates|subsidiaries|partners)\b|,\s*(?:an?\s+)?(?:division|subsidiary|member|part|brand)\s+of\b).*$/i;
 
 export function copyrightName(line: string): string {
   const m = COPYRIGHT_RE.exec(line);
   if (!m) return '';
-  const name = m[1]!
+  let name = m[1]!
     .split(COPYRIGHT_END)[0]!
     .split(SENTENCE_END)[0]!
-    // "Model Remodel™ 2025", "Acme® and its licensors", "Vascular Institute (VIC)": marks, licensors and an acronym are not the name
+    // "Model Remodel™ 2025", "Acme® and its licensors", "Vascular Institute (VIC)": marks, other parties and an acronym are not the name
     .replace(/\s*[™®℠]/g, '')
-    .replace(/\s*,?\s*(?:and|&)\s+its\s+(?:licensors|affiliates|subsidiaries|partners)\b.*$/i, '')
-    .replace(/\s+\([\p{Lu}\d&.]{2,8}\)[.,]?\s*$/u, '')
-    .replace(/\s*,?\s*(?:19|20)\d{2}\s*$/, '')
-    .replace(/^(?:19|20)\d{2}\s*,?\s*/, '')
-    .replace(/(?<!\b(?:Inc|Co|Ltd|Corp))[.,]+$/, '')
-    .trim();
+    .replace(OTHER_PARTY, '')
+    .replace(/\s+\([\p{Lu}\d&.]{2,8}\)[.,]?\s*$/u, '');
+  // "Acme 2014-2024.", "Acme, 2024": the years after the holder, however punctuated
+  for (let prev = ''; prev !== name; ) {
+    prev = name;
+    name = name.replace(TRAILING_YEARS, '').replace(/(?<!\b(?:Inc|Co|Ltd|Corp))[.,;:–—-]+\s*$/, '').trim();
+  }
+  name = name.replace(/^(?:19|20)\d{2}\s*,?\s*/, '').trim();
   return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) ? name : '';
 }
 
@@ -196,16 +248,25 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     const digits = (x: string) => x.replace(/\D/g, '').slice(-10);
     const raw = shown.replace(/\D/g, '').length >= 10 && digits(shown) !== digits(href) ? shown : href;
     const context = toPlainLine(a.parent().text()).split(toPlainLine(a.text()))[0] ?? '';
-    const chrome = inChrome(a.parents().toArray());
-    phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl, chrome });
+    const parents = a.parents().toArray();
+    const chrome = inChrome(parents);
+    const quoted = parents.some((p) => isQuoted(p.name, p.attribs ?? {}));
+    phones.push({ raw, label: `${context.slice(-40)} ${a.text()}`.trim(), source: 'tel', url: pageUrl, chrome, ...(quoted ? { quoted } : {}) });
   });
+
+  // a number linked only for messages ("Text us", WhatsApp) is not the line to call
+  const linked = (sel: string, digitsOf: (href: string) => string) =>
+    $(sel).toArray().map((el) => digitsOf(decodeURIComponent($(el).attr('href') ?? ''))).filter((d) => d.length >= 7);
+  const messaging = linked('a[href^="sms:" i], a[href^="whatsapp:" i], a[href*="wa.me/" i], a[href*="whatsapp.com/send" i]', (h) =>
+    (/wa\.me\/\+?(\d+)|phone=\+?(\d+)|^(?:sms|whatsapp):([^?&;]*)/i.exec(h)?.slice(1).find(Boolean) ?? '').replace(/\D/g, ''));
+  const calling = linked('a[href^="tel:" i]', (h) => h.replace(/\D/g, ''));
 
   const page = pageLines($);
   const lines = page.map((l) => l.text);
   const phrase = domainPhrase(lines, pageUrl);
   if (phrase) add(phrase, 'domain-phrase');
   const seenLine = new Set<string>();
-  for (const [i, { text: line, chrome }] of page.entries()) {
+  for (const [i, { text: line, chrome, quoted }] of page.entries()) {
     if (/©|&copy;|\(c\)\s*\d|copyright/i.test(line)) {
       const c = copyrightName(line);
       if (c) add(c, 'copyright');
@@ -215,10 +276,14 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     if (seenLine.has(line)) continue;
     seenLine.add(line);
     const labelAbove = i > 0 && LABEL_LINE.test(lines[i - 1]!) ? lines[i - 1]! : '';
-    for (const [j, p] of phonesInLine(line).entries()) phones.push({ raw: p.raw, label: p.label || (j === 0 ? labelAbove : ''), source: 'text', url: pageUrl, chrome });
+    for (const [j, p] of phonesInLine(line).entries()) phones.push({ raw: p.raw, label: p.label || (j === 0 ? labelAbove : ''), source: 'text', url: pageUrl, chrome, ...(quoted ? { quoted } : {}) });
   }
   // the country domain hints at the country of a postcode-first address whose town the gazetteer lacks
   const tld = URL.canParse(pageUrl) ? (new URL(pageUrl).hostname.split('.').pop() ?? '').toUpperCase() : '';
   const addresses = findAddresses(lines, new Set(page.flatMap((l, i) => (l.chrome ? [i] : []))), tld);
-  return { names, phones, addresses, locale: ($('html').attr('lang') ?? '').trim() };
+  // the html lang's region ("en-GB"), else the OpenGraph locale's ("en_GB"), which site builders write when the lang has none
+  const lang = ($('html').attr('lang') ?? '').trim();
+  const ogLocale = ($('meta[property="og:locale"]').first().attr('content') ?? '').trim().replace('_', '-');
+  const locale = /^[a-z]{2}-[a-z]{2}$/i.test(lang) || !/^[a-z]{2}-[a-z]{2}$/i.test(ogLocale) ? lang : ogLocale;
+  return { names, phones, addresses, messaging, calling, locale };
 }

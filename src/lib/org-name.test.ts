@@ -120,3 +120,68 @@ describe('chooseName: logo alt text that describes the image (session 15)', () =
     assert.ok(!n || !/^(del|of) /.test(n.value));
   });
 });
+
+describe('chooseName: real-page alt text, copyright holders and logo descriptions (issue 40, session 17)', () => {
+  it('reads the name before a banner caption’s founding tail, and never a year, a stock car or a badge', () => {
+    const n = chooseName(
+      page([
+        { value: 'Miller Auto Sales® — Since 1987', source: 'image-alt' },
+        { value: '2019 Honda Civic LX', source: 'image-alt' },
+        { value: 'Trek Domane SL 6 2023', source: 'image-alt' },
+        { value: 'Member FDIC', source: 'image-alt' },
+        { value: 'NMLS #12345', source: 'logo-alt' },
+        { value: 'Secure site', source: 'image-alt' },
+      ]),
+      'millerautosales.com',
+    );
+    assert.equal(n?.value, 'Miller Auto Sales');
+    assert.ok(!n?.candidates.some((c) => /\d|FDIC|NMLS|Secure|Honda|Trek/.test(c.value)), JSON.stringify(n?.candidates));
+  });
+
+  it('drops the words that describe a logo or banner image, a file-like alt included', () => {
+    const name = (alt: string, domain: string) => chooseName(page([{ value: alt, source: 'logo-alt' }]), domain)?.value;
+    assert.equal(name('Acme Dental header', 'acmedentalcare.com'), 'Acme Dental');
+    assert.equal(name('Acme Dental banner image', 'acmedentalcare.com'), 'Acme Dental');
+    assert.equal(name('acme-dental-logo', 'acmedentalcare.com'), 'Acme Dental');
+    assert.equal(name('logo-acme', 'acme.com'), 'Acme');
+    // a name that ends in a word for a picture keeps it; so does "Northern Light"
+    assert.equal(name('Perfect Image', 'perfectimagesalon.com'), 'Perfect Image');
+    assert.equal(name('Northern Light logo', 'northernlight.com'), 'Northern Light');
+    const n = chooseName(page([{ value: 'Acme Dental - Home banner image', source: 'logo-alt' }, { value: 'Logo light', source: 'logo-alt' }]), 'acmedentalcare.com');
+    assert.deepEqual(n?.candidates.filter((c) => c.source === 'logo-alt').map((c) => c.value), ['Acme Dental']);
+  });
+
+  it('shows a copyright holder’s legal form only when the site writes it in its own name elsewhere', () => {
+    const holder = { value: 'Acme Widgets, LLC', source: 'copyright' as const };
+    assert.equal(chooseName(page([holder]), 'acmewidgets.com')?.value, 'Acme Widgets');
+    assert.equal(chooseName(page([holder, { value: 'Acme Widgets | Custom widgets', source: 'title' }]), 'acmewidgets.com')?.value, 'Acme Widgets');
+    assert.equal(chooseName(page([holder, { value: 'Acme Widgets, LLC | Custom widgets', source: 'title' }]), 'acmewidgets.com')?.value, 'Acme Widgets, LLC');
+    assert.equal(chooseName(page([{ value: 'Foo Bar Inc.', source: 'copyright' }]), 'foobar.com')?.value, 'Foo Bar');
+  });
+
+  it('drops a stray number another source writes the name without, and keeps one the site writes twice', () => {
+    assert.equal(chooseName(page([{ value: 'Acme Widgets 2', source: 'copyright' }, { value: 'Acme Widgets', source: 'title' }]), 'widgets.example')?.value, 'Acme Widgets');
+    assert.equal(chooseName(page([{ value: 'Ebene', source: 'title' }, { value: 'Ebene 11', source: 'logo-alt' }, { value: 'Ebene 11', source: 'domain-phrase' }]), 'ebene11.com')?.value, 'Ebene 11');
+  });
+});
+
+describe('copyrightName: years, marks and separators around the holder (issue 40, session 17)', () => {
+  it('keeps the holder whole and nothing else', () => {
+    assert.equal(copyrightName('© 2014–2024 Acme Widgets, LLC and its licensors. All rights reserved.'), 'Acme Widgets, LLC');
+    assert.equal(copyrightName('Copyright (c) 2019 Foo Bar Inc.'), 'Foo Bar Inc.');
+    assert.equal(copyrightName('Copyright 2024 © Foo Bar'), 'Foo Bar');
+    assert.equal(copyrightName('© 2014-24 Foo Bar'), 'Foo Bar');
+    assert.equal(copyrightName('© 2014 — 2024 Foo Bar'), 'Foo Bar');
+    assert.equal(copyrightName('© 2024 - Foo Bar'), 'Foo Bar');
+    assert.equal(copyrightName('© Foo Bar 2014-2024'), 'Foo Bar');
+    assert.equal(copyrightName('© Foo Bar, 2014-2024'), 'Foo Bar');
+    assert.equal(copyrightName('© Foo Bar 2024. All rights reserved'), 'Foo Bar');
+    assert.equal(copyrightName('© 2024 Foo Bar, a division of Baz Corp'), 'Foo Bar');
+    assert.equal(copyrightName(': G. & L. Hoppe'), '');
+    assert.equal(copyrightName('© 2024: G. & L. Hoppe'), 'G. & L. Hoppe');
+  });
+
+  it('reads no holder from a line whose next item is a link', () => {
+    assert.equal(copyrightName('Copyright 2019 | Privacy Policy'), '');
+  });
+});

@@ -41,8 +41,8 @@ const SOURCE_WEIGHT: Record<NameEvidence['source'], number> = {
 };
 
 const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\s*Ltd\.?|Pty|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|GmbH|inc\.)$/i;
-// Words of the page's own interface (a menu button's label or alt text, "Skip to content") name no business either.
-const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon|(main |mobile |open |close )?menu|navigation|toggle navigation|filters?|filter results|refine results|skip to (main )?content|search|close|(shopping )?cart|log ?in|sign in|my account|back to top)$/i;
+// Words of the page's own interface (a menu button's label or alt text, "Skip to content", a footer link) name no business either.
+const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon|(main |mobile |open |close )?menu|navigation|toggle navigation|filters?|filter results|refine results|skip to (main )?content|search|close|(shopping )?cart|log ?in|sign in|my account|back to top|privacy policy|terms of (use|service)|terms (&|and) conditions|site ?map|impressum|datenschutz(erklärung)?|legal notice|cookie policy)$/i;
 // An image's alt text that describes a badge, a seal or a picture rather than naming the business (issue 40):
 // "Secure Site security image", "Equal Housing Lender", "BBB Accredited Business", "Google My Business".
 const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of)\b/i;
@@ -52,6 +52,33 @@ const YEAR = /\b(?:19|20)\d{2}\b/;
 /** An alt text that is a caption, a badge or a stock item rather than the business's name. */
 export function altIsNotAName(alt: string): boolean {
   return NOT_A_NAME_ALT.test(alt) || YEAR.test(alt);
+}
+
+// A banner's founding tail after the name: "Acme Plumbing — Since 1987", "Acme Roofing Serving Dayton Since 1985", "Est. 1990"
+const FOUNDED_TAIL = /\s*(?:[-–—|,:·•]\s*)?(?:(?:proudly\s+|family[- ]owned(?:\s+(?:and|&)\s+operated)?\s+|serving\s+[\p{L} ,.&'-]{2,40}?\s+)?(?:since|est\.?|established|founded|seit|depuis)\s+(?:in\s+)?(?:19|20)\d{2})\.?$/iu;
+// Words that say what an image is ("Acme Dental header logo", "Logo light", "Home banner image"): a run of them with one of
+// the first kind is a description; the others alone are left ("Perfect Image" is a salon), and before it only a few
+// ("Northern Light logo" keeps its light)
+const IMAGE_WORD = 'logo|logotype|banner|header';
+const IMAGE_BEFORE = 'site|footer|mobile|sticky|retina|transparent';
+const IMAGE_AFTER = 'image|img|icon|graphic|picture|photo|mark|white|black|dark|light|colou?r|mono|retina|transparent|sticky|mobile|footer|main|site|small|large|inverse|inverted|reversed|png|svg|jpe?g';
+const IMAGE_RUN = `(?:(?:${IMAGE_WORD}|${IMAGE_BEFORE})\\s+)*(?:${IMAGE_WORD})(?:\\s+(?:${IMAGE_WORD}|${IMAGE_AFTER}))*`;
+const IMAGE_TAIL = new RegExp(`\\s+${IMAGE_RUN}$`, 'i');
+const IMAGE_HEAD = new RegExp(`^${IMAGE_RUN}\\s*[:–-]?\\s+`, 'i');
+const IMAGE_ONLY = new RegExp(`^(?:(?:${IMAGE_WORD}|${IMAGE_AFTER}|home|homepage)(?:\\s+|$))+$`, 'i');
+// a file-like alt with the word logo: "logo-acme", "acme-dental-logo-2x"; its other words, in capitals ("Acme Dental")
+const LOGO_SLUG = /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/;
+const SLUG_NOISE = new RegExp(`^(?:${IMAGE_WORD}|${IMAGE_AFTER}|\\d+x?|v\\d+|new|final)$`, 'i');
+
+/** An image's alt text without what describes the image; empty when nothing else is left. */
+function altName(alt: string, source: NameEvidence['source']): string {
+  if (source === 'logo-alt' && LOGO_SLUG.test(alt) && /(?:^|[-_])logo(?:$|[-_])/i.test(alt)) {
+    const words = alt.split(/[-_]/).filter((w) => !SLUG_NOISE.test(w));
+    // "300dpi-triangle-logo-colour-option-7b" is a file's name, not the business's: left as written (a slug scores low)
+    if (words.length && words.length <= 4 && !words.some((w) => /\d/.test(w))) return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  }
+  const s = alt.replace(FOUNDED_TAIL, '').replace(IMAGE_TAIL, '').replace(IMAGE_HEAD, '').trim();
+  return IMAGE_ONLY.test(s) ? '' : s;
 }
 
 const SLOGAN_WORDS = /\b(for sale|near me|free|best|cheap|affordable|quality|services?|repairs?|installation|experts?|specialists?|solutions|compare|fast|same[- ]day|24\/7|emergency|call|book|shop|online|welcome to|your|our|we|you|in \w+ since)\b/i;
@@ -117,16 +144,18 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
   const out: ScoredName[] = [];
   for (const seg of segs) {
     // "Anwalt Niemeyer (Logo)", "(Logo) Anwalt Niemeyer", "Logo: Acme": the word says what the image is, not who
-    const s = seg
+    let s = seg
       .replace(/\s*[™®℠]\s*/g, ' ')
       .replace(/\s*[([]\s*(?:logo|logotype|banner|image|bild)\s*[)\]]\s*/gi, ' ')
       .replace(/\s+(logo|logotype)(?:\s+(?:icon|image|mark|graphic))?$/i, '')
       .replace(/^logo\s*[:–-]?\s+/i, '')
       .trim();
+    const alt = e.source === 'logo-alt' || e.source === 'image-alt';
+    if (alt) s = altName(s, e.source);
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
     // what was left of "Logo del Parco", "logo of the firm": a description of the image, not a name
     if (/^(?:of|for|del|della|dello|de|du|des|der|die|das|von|van|the)\s/.test(s)) continue;
-    if ((e.source === 'logo-alt' || e.source === 'image-alt') && altIsNotAName(s)) continue;
+    if (alt && altIsNotAName(s)) continue;
     const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
     out.push({ value: s, source: e.source, url, score });
     // "Silkes Weinblatt by Silkes Weinkeller": a publication or product of the business; the part after "by" is a candidate too
@@ -151,9 +180,40 @@ export function corroborated(value: string, source: string, label: string, sourc
   return words.some((w) => label.includes(w));
 }
 
+/**
+ * "Acme Widgets 2" beside "Acme Widgets": a number after a name that another source gives without it is a stray (a footnote,
+ * a counter, a slide's number run into the text), not part of the name.
+ */
+function withoutStrayNumbers(all: ScoredName[]): ScoredName[] {
+  const keys = new Map<string, Set<string>>();
+  for (const c of all) keys.set(nameKey(c.value), (keys.get(nameKey(c.value)) ?? new Set()).add(c.source));
+  const others = (key: string, source: string) => [...(keys.get(key) ?? [])].some((s) => s !== source);
+  return all.map((c) => {
+    const m = /^(.*\p{L}[.)]?)[\s,-]*\d{1,2}$/u.exec(c.value);
+    // "Ebene 11" written so by a second source too is the name with its number
+    return m && others(nameKey(m[1]!), c.source) && !others(nameKey(c.value), c.source) ? { ...c, value: m[1]! } : c;
+  });
+}
+
+const LEGAL_MENTION = new Set(['copyright', 'legal-line']);
+
+/**
+ * The chosen name as shown: a legal form read from the copyright holder or a legal line ("Acme Widgets, LLC") is kept only when
+ * the site also writes it in its own name elsewhere (title, logo, site name, structured data); the registered entity is
+ * not the name the business goes by.
+ */
+function shownName(top: ScoredName, all: ScoredName[]): string {
+  const value = top.value.replace(/\s+/g, ' ');
+  if (!LEGAL_MENTION.has(top.source) || !LEGAL.test(value)) return value;
+  const key = nameKey(value);
+  if (all.some((c) => !LEGAL_MENTION.has(c.source) && c.source !== 'domain' && LEGAL.test(c.value) && nameKey(c.value) === key)) return value;
+  const bare = value.replace(LEGAL, '').replace(LEGAL, '').trim();
+  return bare && /\p{L}/u.test(bare) ? bare : value;
+}
+
 export function chooseName(evidence: { names: NameEvidence[]; url: string }[], domain: string): ChosenName | undefined {
   const label = domainLabel(domain);
-  const all = evidence.flatMap((p) => p.names.flatMap((n) => expand(n, p.url)));
+  const all = withoutStrayNumbers(evidence.flatMap((p) => p.names.flatMap((n) => expand(n, p.url))));
   // the domain itself is the last resort: fincar.com.au → Fincar
   if (label) all.push({ value: label.charAt(0).toUpperCase() + label.slice(1), source: 'domain', url: evidence[0]?.url ?? '', score: SOURCE_WEIGHT.domain });
   // agreement: distinct sources naming the same organisation
@@ -190,5 +250,5 @@ export function chooseName(evidence: { names: NameEvidence[]; url: string }[], d
   // uncorroborated (issue 40): a name that neither spells the domain's own words nor is given by a second independent
   // source (title, og:site_name, JSON-LD, logo alt, copyright holder...) is only a guess: held for the owner, not published
   if (top.source !== 'domain' && !corroborated(top.value, top.source, label, sources.get(nameKey(top.value))?.size ?? 0)) confidence = Math.min(confidence, UNCORROBORATED_NAME);
-  return { ...top, value: top.value.replace(/\s+/g, ' '), confidence: Number(confidence.toFixed(2)), candidates: ranked.slice(0, 8).map((r) => ({ ...r, score: Number(r.score.toFixed(2)) })) };
+  return { ...top, value: shownName(top, all), confidence: Number(confidence.toFixed(2)), candidates: ranked.slice(0, 8).map((r) => ({ ...r, score: Number(r.score.toFixed(2)) })) };
 }

@@ -62,3 +62,60 @@ describe('sameLine: two ways of writing one number', () => {
     assert.ok(!sameLine('123456', '123456'));
   });
 });
+
+describe('phonesInLine: numbers as real pages write them (issue 40, session 17)', () => {
+  it('reads a vanity number as the digits it dials', () => {
+    const digits = (line: string) => phonesInLine(line).map((p) => p.raw.replace(/\D/g, ''));
+    assert.deepEqual(digits('Call 1-800-FLOWERS'), ['18003569377']);
+    assert.deepEqual(digits('Call 1-800-Flowers today'), ['18003569377']);
+    assert.deepEqual(digits('Call 1-800-MATTRESS'), ['18006288737']);
+    assert.deepEqual(digits('1-800-356-9377 (1-800-FLOWERS)'), ['18003569377', '18003569377']);
+    assert.deepEqual(digits('Call 1300 FINCAR'), ['1300346227']);
+    assert.deepEqual(digits('PO Box 800 WESTPORT CT'), []);
+    assert.deepEqual(digits('212 MADISON AVE'), []);
+  });
+
+  it('splits two numbers written one after the other, and a postcode from the number after it', () => {
+    assert.deepEqual(phonesInLine('Phone (614) 555-0142 (614) 555-0143').map((p) => p.raw), ['(614) 555-0142', '(614) 555-0143']);
+    assert.deepEqual(phonesInLine('1-202-933-8111 1-800-969-6853').map((p) => p.raw), ['1-202-933-8111', '1-800-969-6853']);
+    // a ZIP code run into the number after it
+    assert.deepEqual(phonesInLine('Charlotte, NC 28202 (855) 463-5490').map((p) => p.raw), ['(855) 463-5490']);
+    assert.deepEqual(phonesInLine('+49 (0) 30 123 456 78').map((p) => p.raw), ['+49 (0) 30 123 456 78']);
+  });
+
+  it('reads a fax label written after the number', () => {
+    assert.deepEqual(phonesInLine('(614) 555-0143 (fax)'), [{ raw: '(614) 555-0143', label: '(fax)' }]);
+    assert.deepEqual(phonesInLine('(614) 555-0142 phone | (614) 555-0143 fax').map((p) => p.label), ['', '(fax)']);
+    // before another number, a bare "Fax" labels that number
+    assert.deepEqual(phonesInLine('0049 30 12345678 Fax 0049 30 12345679').map((p) => p.label), ['', 'Fax']);
+  });
+});
+
+describe('choosePhone: labels and places of real pages (issue 40, session 17)', () => {
+  it('never takes a number labelled fax, however abbreviated', () => {
+    assert.equal(choosePhone([cand('(614) 555-0143', { label: 'F', chrome: true }), cand('(614) 555-0142', { label: 'P', chrome: true })], ['US'])?.e164, '+16145550142');
+    assert.equal(choosePhone([cand('(614) 555-0143', { label: '(fax)', chrome: true }), cand('(614) 555-0142', { chrome: true })], ['US'])?.e164, '+16145550142');
+  });
+
+  it('prefers the site’s own number to a sponsor’s, a partner’s or one in a testimonial', () => {
+    assert.equal(choosePhone([cand('(614) 555-0177', { label: 'Sponsored by Bob’s Tiles — call' }), cand('(614) 555-0142')], ['US'])?.e164, '+16145550142');
+    assert.equal(choosePhone([cand('(614) 555-0199', { source: 'tel', label: 'Call', quoted: true }), cand('(614) 555-0142')], ['US'])?.e164, '+16145550142');
+  });
+
+  it('keeps a toll-free main line over the one for callers abroad', () => {
+    const cands = [cand('(800) 828-4548', { source: 'tel', chrome: true }), cand('(800) 828-4548', { label: 'Toll Free Phone', chrome: true }), cand('+1-309-343-6181', { label: 'International Phone', chrome: true })];
+    assert.equal(choosePhone(cands, ['US'])?.e164, '+18008284548');
+    // a geographic line with no such label still wins over a toll-free one
+    assert.equal(choosePhone([cands[0]!, cands[1]!, cand('(309) 343-6181', { label: 'Phone', chrome: true })], ['US'])?.e164, '+13093436181');
+  });
+
+  it('takes no number linked only for messages as the main line', () => {
+    const cands = [cand('1-800-969-6853', { source: 'tel', chrome: true }), cand('1-202-933-8111', { label: 'Text:', chrome: true }), cand('1-202-933-8111', { chrome: true }), cand('1-202-933-8111', { chrome: true })];
+    assert.equal(choosePhone(cands, ['US'], { messagingOnly: ['12029338111'] })?.e164, '+18009696853');
+  });
+
+  it('writes a +CC number the site dotted or wrote without spaces in groups', () => {
+    assert.equal(choosePhone([cand('+44.20.7946.0958')], ['GB'])?.display, '+44 20 7946 0958');
+    assert.equal(choosePhone([cand('+16145550142', { source: 'tel' })], ['US'])?.display, '+1 614 555 0142');
+  });
+});

@@ -13,6 +13,8 @@ export interface PhoneCandidate {
   url: string;
   /** Written in the site's own header or footer (not the body text, where other firms' numbers are quoted). */
   chrome?: boolean;
+  /** Written in a testimonial, a review or a sponsor's block: another party's number. */
+  quoted?: boolean;
 }
 
 export interface ParsedPhone {
@@ -34,8 +36,10 @@ export function parsePhone(raw: string, countries: string[]): ParsedPhone | unde
   for (const c of tries) {
     const p = parsePhoneNumberFromString(cleaned.replace(/^00/, '+'), c);
     if (!p || !p.isValid()) continue;
-    const sitesOwn = international && /^\+[\d\s().-]+$/.test(cleaned) ? cleaned.replace(/[().]/g, '').replace(/\s*-\s*/g, ' ').replace(/\s+/g, ' ') : '';
-    return { e164: p.number, display: sitesOwn || p.formatInternational(), country: p.country ?? c ?? '', type: p.getType() ?? '' };
+    // the site's own grouping, dots and dashes read as spaces ("+44.20.7946.0958"); a number written without any (a tel: link's
+    // "+16145550142") takes libphonenumber's
+    const sitesOwn = international && /^\+[\d\s().-]+$/.test(cleaned) ? cleaned.replace(/[()]/g, '').replace(/\s*[-.]\s*/g, ' ').replace(/\s+/g, ' ').trim() : '';
+    return { e164: p.number, display: sitesOwn.includes(' ') ? sitesOwn : p.formatInternational(), country: p.country ?? c ?? '', type: p.getType() ?? '' };
   }
   return undefined;
 }
@@ -51,41 +55,101 @@ export function toE164(phone: string | null | undefined, countryCode: string): s
 
 // Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
 const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
-// Vanity numbers ("1300 FINCAR") are left to the digits written next to them.
+
+// Vanity numbers, read as the digits they dial: a North American toll-free code then letters ("1-800-FLOWERS", "(888) GO-PLUMB";
+// letters past the seventh are not dialled), an Australian 1300/1800 number ("1300 FINCAR"). In capitals, or after "1-": "Box 800 Lincoln"
+// is an address.
+const VANITY_NANP = /(?<![\w+])((?:\+?1[\s.-]?)?(?:\(8(?:00|33|44|55|66|77|88)\)|8(?:00|33|44|55|66|77|88))[\s.-]?)([A-Z0-9]+(?:[.-][A-Z0-9]+)*)(?![\w-])/gi;
+const VANITY_AU = /(?<![\w+])(1[38]00[\s-]?)([A-Z0-9]{6})(?![\w-])/g;
+const KEYPAD = 'ABC DEF GHI JKL MNO PQRS TUV WXYZ'.split(' ');
+const dialled = (c: string) => (/\d/.test(c) ? c : String(KEYPAD.findIndex((k) => k.includes(c.toUpperCase())) + 2));
+
+function vanityDigits(text: string): string {
+  // "1-800-FLOWERS" → "1-800 356-9377", "1300 FINCAR" → "1300 346-227"
+  const spell = (prefix: string, word: string, length: number, upTo: number) => {
+    const chars = word.replace(/[.-]/g, '');
+    if (chars.length < length || chars.length > upTo || (chars.match(/[A-Z]/gi) ?? []).length < 3) return undefined;
+    const digits = [...chars.slice(0, length)].map(dialled).join('');
+    return `${prefix.replace(/[\s.-]+$/, '')} ${digits.slice(0, 3)}-${digits.slice(3)}`;
+  };
+  return text
+    // written as a number: "1 800 ...", "(800) ...", "800-..." ("Box 800 LINCOLN" is an address); longer words after a "1" only
+    .replace(VANITY_NANP, (m, prefix: string, word: string) => {
+      const one = /^\+?1[\s.-]/.test(prefix);
+      if (/^\d{3}\s*$/.test(prefix) || (/[a-z]/.test(word) && !/^\+?1[.-]/.test(prefix))) return m;
+      return spell(prefix, word, 7, one ? 9 : 7) ?? m;
+    })
+    .replace(VANITY_AU, (m, prefix: string, word: string) => spell(prefix, word, 6, 6) ?? m);
+}
+
+/**
+ * Where a match runs on into a second number ("(614) 555-0142 (614) 555-0143", two links side by side) or starts with a
+ * postcode ("28202 (855) 463-5490"), when the run holds more digits than one national number (13 or more): the first space
+ * after which a whole number stands on the left, else before a whole "(area) number" on the right, else between two parts
+ * long enough to be numbers.
+ */
+function runOnCut(raw: string): number {
+  const digits = (x: string) => x.replace(/\D/g, '').length;
+  if (/^(?:\+|00)/.test(raw) || digits(raw) < 13) return -1;
+  const cuts = [...raw.matchAll(/\s+(?=[\d(])/g)].map((m) => ({ at: m.index, left: digits(raw.slice(0, m.index)), right: raw.slice(m.index).trim() }));
+  const cut =
+    cuts.find((c) => c.left >= 10 && digits(c.right) >= 3) ??
+    cuts.find((c) => c.right.startsWith('(') && digits(c.right) >= 10) ??
+    cuts.find((c) => c.left >= 8 && digits(c.right) >= 7);
+  return cut?.at ?? -1;
+}
+
+// After a number, what says it is a fax: "(614) 555-0143 (fax)", "555-0143 - Fax", "555-0143 fax" at the end of its part of the line
+// (before another number, a bare "Fax" is that number's label: "0049 30 1234 Fax 0049 30 1235")
+const FAX_AFTER = /^\s*(?:\(\s*(?:fax|f)\s*\)|[-–—:]?\s*(?:fax|facsimile)\b\.?\s*(?:$|[|,;/·•]))/i;
+const FAX_BETWEEN = /^\s*(?:\(\s*(?:fax|f)\s*\)|[-–—:]?\s*(?:fax|facsimile)\b\.?\s*[|,;/·•])/i;
 
 /** Numbers in one line of visible text, each with the words just before it as its label. */
 export function phonesInLine(text: string): { raw: string; label: string }[] {
-  const out: { raw: string; label: string }[] = [];
+  const out: { raw: string; label: string; end: number }[] = [];
   // "028 9068 1234 / 07801 234567": a spaced slash separates two numbers
   // ("030 / 123 456 78" is one German number: the left side is too short to be a number of its own)
-  const line = text.replace(/(\d[\d ().-]*\d)\s+\/\s+/g, (m: string, left: string) => (left.replace(/\D/g, '').length >= 8 ? `${left} | ` : m));
+  const line = vanityDigits(text).replace(/(\d[\d ().-]*\d)\s+\/\s+/g, (m: string, left: string) => (left.replace(/\D/g, '').length >= 8 ? `${left} | ` : m));
+  const re = new RegExp(NUMBER_RE.source, 'gi');
   let last = 0;
-  for (const m of line.matchAll(NUMBER_RE)) {
-    const raw = m[0].trim();
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const at = m.index;
+    const cut = runOnCut(m[0]);
+    const whole = cut > 0 ? m[0].slice(0, cut) : m[0];
+    if (cut > 0) re.lastIndex = at + cut;
+    const end = at + whole.length;
+    const raw = whole.trim();
     const digits = raw.replace(/\D/g, '');
     if (digits.length < 8 || digits.length > 17) {
-      last = (m.index ?? 0) + m[0].length;
+      last = end;
       continue;
     }
     // dates, year ranges, ids without any separator
     if (/^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw) || /^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
     // date ranges: "23.10.2015 - 25.10.2015", "10.2003 - 02.2004" (a dotted number never has a 4-digit year group)
     if (/\b\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}\b|(?:^|\s)\d{1,2}\.(?:19|20)\d{2}\b/.test(raw)) {
-      last = (m.index ?? 0) + m[0].length;
+      last = end;
       continue;
     }
     if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
     // template placeholders left on a live site: "(123) 555-6789", "123-456-7890"
     if (/^\(?123\)?[\s.-]*(?:456|555)[\s.-]*\d{4}$/.test(raw)) {
-      last = (m.index ?? 0) + m[0].length;
+      last = end;
       continue;
     }
-    const before = line.slice(last, m.index ?? 0);
-    out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim() });
-    last = (m.index ?? 0) + m[0].length;
+    const before = line.slice(last, at);
+    out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim(), end });
+    last = end;
   }
-  return out;
+  return out.map(({ raw, label, end }, i) => {
+    const next = out[i + 1];
+    const after = line.slice(end, next ? line.indexOf(next.raw, end) : line.length);
+    return { raw, label: (next ? FAX_BETWEEN : FAX_AFTER).test(after) ? `${label} (fax)`.trim() : label };
+  });
 }
+
+// a line for callers abroad beside the main one ("International Phone +1-309-..."; "Acme International" is a name)
+const ABROAD = /(?:^|[|·•:]\s*)international\b(?!\s+(?:inc|ltd|llc|corp|group|airport)\b)|outside (the )?(us|usa|u\.s\.a?\.?|uk|canada|country)\b|from abroad|overseas/i;
 
 const LABEL_SCORES: [RegExp, number][] = [
   [/\bfax\b|\bfacsimile\b|\bf\s*[:.]/i, -10],
@@ -95,13 +159,23 @@ const LABEL_SCORES: [RegExp, number][] = [
   [/mobile|cell|\bmob\b|\bm\s*[:.]/i, -0.2],
   [/main|office|phone|\btel\b|\bph\b|\bp\s*[:.]|\bt\s*[:.]|call|téléphone|tél/i, 0.6],
   [/head\s?office|headquarters|corporate|main office/i, 0.8],
+  // a capital letter alone before the number, as footers abbreviate: "F (614) 555-0143 P (614) 555-0142"
+  [/(?:^|\s)F$/, -10],
+  [/(?:^|\s)[PT]$/, 0.6],
+  // another party's number: an advertiser, a sponsor, a partner, a reviewer quoted
+  [/\bsponsor(ed|s)?\b|\badvertis(ement|ing|er)\b|\bour partners?\b|\bpartner\s*:|testimonial/i, -0.8],
+  [ABROAD, -1.2],
 ];
+
+// a number given for messages only ("Text: ...", "WhatsApp"), not calls ("Call or text" is a phone line)
+const MESSAGES_ONLY = /^(?:.*[|·•:]\s*)?(?:text(?:\s+us)?|sms|whats\s?app|signal|telegram|viber)(?:\s+only)?\s*[:.]?$/i;
 
 export function labelScore(label: string): number {
   let s = 0;
   // "Tel/Fax", "Phone & Fax": one line for both, not a fax-only number
   const both = /\b(tel|phone|ph)\b\s*(\/|&|and)\s*fax|fax\s*(\/|&|and)\s*(tel|phone)/i.test(label);
   for (const [re, v] of LABEL_SCORES) if (re.test(label) && !(both && v <= -5)) s += v;
+  if (MESSAGES_ONLY.test(label.trim())) s -= 1;
   return s;
 }
 
@@ -109,9 +183,10 @@ const SOURCE_SCORES: Record<PhoneCandidate['source'], number> = { jsonld: 3, mic
 
 /**
  * Where a number is written, beyond its label (issue 40): the site's header or footer, and the block of its main
- * address, are where a business puts its own number; body text also quotes a venue's, a client's or a branch's.
+ * address, are where a business puts its own number; body text also quotes a venue's, a client's or a branch's, and a
+ * testimonial, a review or a sponsor's block gives another party's.
  */
-const PLACE_SCORES = { chrome: 0.4, nearMainAddress: 0.6 } as const;
+const PLACE_SCORES = { chrome: 0.4, nearMainAddress: 0.6, quoted: -1.5, messagingOnly: -1.5 } as const;
 /** A rival within this score of an unmarked winner puts it in doubt: its confidence falls by the penalty (below the publish threshold). */
 const UNMARKED_RIVAL_MARGIN = 1;
 const UNMARKED_RIVAL_PENALTY = 0.15;
@@ -142,6 +217,8 @@ export function sameLine(a: string, b: string): boolean {
 export interface PhoneHints {
   /** Digits of the numbers written in the block of the site's main address. */
   nearMainAddress?: string[];
+  /** Digits of the numbers the site links only for messages (sms:, WhatsApp), never for calls. */
+  messagingOnly?: string[];
 }
 
 interface RankedPhone {
@@ -150,6 +227,10 @@ interface RankedPhone {
   best: PhoneCandidate;
   seen: number;
   fax: boolean;
+  /** Labelled as the line for callers abroad: no rival that makes a toll-free main line lose. */
+  abroad: boolean;
+  /** Written only in testimonials, reviews or sponsors' blocks: another party's, even when one stands by the main address. */
+  quotedOnly: boolean;
   /** Something on the page marks it as the main line: a positive label, structured data, the main address's block. */
   marked: boolean;
 }
@@ -163,26 +244,32 @@ export function rankPhones(cands: PhoneCandidate[], countries: string[], hints: 
     if (!parsed) return;
     const label = labelScore(c.label);
     const chrome = c.chrome && (c.source === 'text' || c.source === 'tel') ? PLACE_SCORES.chrome : 0;
+    const quoted = c.quoted ? PLACE_SCORES.quoted : 0;
     // earlier in the material (home page, header) weighs a little more
-    const s = SOURCE_SCORES[c.source] + label + chrome - Math.min(i, 40) * 0.01;
+    const s = SOURCE_SCORES[c.source] + label + chrome + quoted - Math.min(i, 40) * 0.01;
     const marked = label > 0 || c.source === 'jsonld' || c.source === 'microdata';
     const e = byNumber.get(parsed.e164);
-    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5, marked });
+    const abroad = ABROAD.test(c.label);
+    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5, abroad, quotedOnly: !!c.quoted, marked });
     else {
       e.seen++;
       e.fax ||= label <= -5;
+      e.abroad ||= abroad;
+      e.quotedOnly &&= !!c.quoted;
       e.marked ||= marked;
       if (s > e.bestScore) Object.assign(e, { best: c, bestScore: s });
       e.score = Math.max(e.score, s);
     }
   });
+  const messaging = (e: RankedPhone) => (hints.messagingOnly ?? []).some((d) => sameLine(d, e.parsed.e164));
   const all = [...byNumber.values()];
-  const geographicRival = all.some((e) => !e.fax && GEOGRAPHIC.test(e.parsed.type));
+  const geographicRival = all.some((e) => !e.fax && !e.abroad && !messaging(e) && GEOGRAPHIC.test(e.parsed.type));
   return all
     .map(({ bestScore: _bestScore, ...e }) => {
       let score = e.score + Math.min(e.seen - 1, 3) * 0.35;
       if (e.fax) score -= 10;
-      const nearMain = near.some((d) => sameLine(d, e.parsed.e164));
+      if (messaging(e)) score += PLACE_SCORES.messagingOnly;
+      const nearMain = !e.quotedOnly && near.some((d) => sameLine(d, e.parsed.e164));
       if (nearMain) score += PLACE_SCORES.nearMainAddress;
       if (NON_GEOGRAPHIC.test(e.parsed.type) && !/^\+61/.test(e.parsed.e164)) score -= geographicRival ? 1.5 : 0.8;
       if (countries[0] && e.parsed.country === countries[0]) score += 0.5;

@@ -95,3 +95,70 @@ describe('locate: the first office listed when the page’s microdata marks the 
     assert.equal(locate(page('')).city, 'München');
   });
 });
+
+describe('identify: name and phone on pages shaped like real small-business sites (issue 40, session 17)', () => {
+  const site = (url: string, html: string) => identify(assembleMaterial([extractPage(html, url)], url));
+
+  it('names a dealer from its banner, not its stock list, badges or founding year', () => {
+    const id = site('https://www.millersdayton.com/', `<html lang="en"><head><title>Inventory</title></head><body>
+      <div class="hero"><img src="/img/hero.jpg" alt="Miller Auto Sales® — Since 1987"></div>
+      <main><h1>Pre-owned inventory</h1><div class="stock"><img src="/s/1.jpg" alt="2019 Honda Civic LX"><img src="/s/2.jpg" alt="2021 Ford F-150 XLT"></div></main>
+      <footer><img src="/b/ehl.png" alt="Equal Housing Lender"><img src="/b/fdic.png" alt="Member FDIC"><img src="/b/seal.png" alt="Secure site security image">
+      <p>1200 Wayne Ave, Dayton, OH 45410</p></footer></body></html>`);
+    assert.equal(id.name?.value, 'Miller Auto Sales');
+  });
+
+  it('takes the copyright holder without its years, licensors or a legal form the site does not use in its name', () => {
+    const page = (title: string) => `<html lang="en"><head><title>${title}</title></head><body><main><h1>Custom widgets</h1></main>
+      <footer><p>© 2014–2024 Acme Widgets, LLC and its licensors. All rights reserved.</p></footer></body></html>`;
+    assert.equal(site('https://www.acmewidgets.com/', page('Home')).name?.value, 'Acme Widgets');
+    assert.equal(site('https://www.acmewidgets.com/', page('Acme Widgets, LLC | Custom widgets')).name?.value, 'Acme Widgets, LLC');
+  });
+
+  it('names the business from a logo whose alt text describes the image', () => {
+    const id = site('https://www.acmedentalcare.com/', `<html lang="en"><head><title>Home</title></head><body>
+      <header><a href="/"><img src="/img/header.png" alt="Acme Dental - Home banner image"></a><img class="logo-alt" src="/img/logo-white.png" alt="logo-acme-dental-white"></header>
+      <main><h1>Gentle dentistry</h1></main></body></html>`);
+    assert.equal(id.name?.value, 'Acme Dental');
+    assert.ok(!id.nameCandidates.some((c) => /banner|image|logo|white/i.test(c.value)), JSON.stringify(id.nameCandidates));
+  });
+
+  it('takes the main line over a fax, a sponsor’s number and a testimonial’s, and reads a vanity number', () => {
+    const url = 'https://www.dayton-plumbing.com/';
+    const page = extractPage(`<html lang="en"><head><title>Dayton Plumbing</title></head><body>
+      <header><p>Call <span>(937)</span> <span>555</span>-<span>0142</span></p></header>
+      <main><blockquote>"Fixed our boiler in an hour!" — Jane, Jane's Bakery, (937) 555-0199</blockquote>
+      <div class="sponsor-box"><p>Bob's Tiles <a href="tel:9375550177">Call (937) 555-0177</a></p></div></main>
+      <footer><p>1200 Wayne Ave, Dayton, OH 45410</p><p><i class="fa fa-fax"></i> (937) 555-0143</p><p>Toll-free 1-800-FLOWERS</p></footer></body></html>`, url);
+    const id = identify(assembleMaterial([page], url));
+    assert.equal(id.phone?.e164, '+19375550142');
+    assert.ok(id.phone!.confidence >= 0.85, String(id.phone?.confidence));
+    assert.ok(!id.phoneCandidates.includes('+19375550143'));
+    assert.ok(page.contact.phones.some((p) => p.raw.replace(/\D/g, '') === '18003569377' && /toll-free/i.test(p.label)));
+  });
+
+  it('reads dotted and spaced numbers for the country of the domain, the address or the page language', () => {
+    const phone = (url: string, footer: string, lang = 'en') => site(url, `<html lang="${lang}"><head><title>Home</title></head><body><main><h1>Welcome</h1></main><footer>${footer}</footer></body></html>`).phone;
+    assert.equal(phone('https://www.acme.fr/', '<p>Tél 01 42 68 53 00</p>', 'fr')?.e164, '+33142685300');
+    assert.equal(phone('https://www.acme.com/', '<p>12 Rue de Rivoli, 75001 Paris, France</p><p>Tél 01 42 68 53 00</p>')?.e164, '+33142685300');
+    assert.equal(phone('https://www.acme.com/', '<p>Telefon 030 1234567</p>', 'de')?.e164, '+49301234567');
+    assert.equal(phone('https://www.acme.com/', '<p>Phone 614.555.0142</p>')?.e164, '+16145550142');
+    assert.equal(phone('https://www.acme.co.uk/', '<p>Tel 020 7946 0958</p>')?.e164, '+442079460958');
+    assert.equal(phone('https://www.acme.com/', '<p>Tel +44.20.7946.0958</p>')?.display, '+44 20 7946 0958');
+  });
+
+  it('reads a national number by the page’s OpenGraph locale on a .com with no other country', () => {
+    const id = site('https://www.scottishbuild.com/', `<html lang="en"><head><meta property="og:locale" content="en_GB"><title>News</title></head><body>
+      <header><a href="tel:01382472315">01382 472315</a></header><main><h1>News</h1></main></body></html>`);
+    assert.equal(id.phone?.e164, '+441382472315');
+    assert.equal(id.country?.value, 'GB');
+  });
+
+  it('takes the line to call, not one linked for texts and WhatsApp', () => {
+    const id = site('https://www.translate.example.com/', `<html lang="en"><head><title>Translations</title></head><body>
+      <header><a href="tel:1-800-969-6853"><span>1-800-969-6853</span></a><a href="sms:1-202-933-8111"><span>Text: 1-202-933-8111</span></a><a href="https://wa.me/12029338111"><span>1-202-933-8111</span></a></header>
+      <main><h1>Certified translation</h1></main><footer><address>477 Madison Avenue, 6th Floor, New York, New York 10022</address>
+      <p><a href="tel:1-800-969-6853">1-800-969-6853</a></p><p><a href="https://wa.me/12029338111">1-202-933-8111</a></p></footer></body></html>`);
+    assert.equal(id.phone?.e164, '+18009696853');
+  });
+});

@@ -80,7 +80,7 @@ export function identify(m: Material): Identity {
   for (const a of found) if (a.postalCode || a.region) vote(a.country, 1 + a.confidence);
   const tld = tldCountry(m.domain);
   vote(tld, 1.5);
-  for (const p of pages.slice(0, 3)) vote(/^[a-z]{2}-([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase(), 0.4);
+  for (const p of pages.slice(0, 3)) vote(/^[a-z]{2}[-_]([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase(), 0.4);
   const phoneCands: PhoneCandidate[] = pages.flatMap((p) => p.contact.phones);
   // Australian numbers are often written without their area code ("Ph 6331 1234"): the state gives it
   const auRegion = found.find((a) => a.country === 'AU' && a.region)?.region;
@@ -97,7 +97,10 @@ export function identify(m: Material): Identity {
   // the page language is a last hint before the US guess: "030 1234567" on a German .com
   const langCountry = pages.map((p) => LANG_COUNTRY[p.lang]).find(Boolean);
   const tries = [siteCountry, tld, ...ranked.map((r) => r[0]), langCountry, 'US'].filter((c): c is string => !!c);
-  const phone = choosePhone(phoneCands, [...new Set(tries)], { nearMainAddress: mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') }).flatMap((a) => a.phoneDigits) });
+  const calling = pages.flatMap((p) => p.contact.calling);
+  const messagingOnly = pages.flatMap((p) => p.contact.messaging).filter((d) => !calling.some((c) => sameLine(c, d)));
+  const nearMainAddress = mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') }).flatMap((a) => a.phoneDigits);
+  const phone = choosePhone(phoneCands, [...new Set(tries)], { nearMainAddress, messagingOnly });
 
   // 4. Main address: a head-office label, the main phone next to it, the header or footer, repetition, order
   const mainDigits = phone?.e164.replace(/\D/g, '') ?? '';
