@@ -2,7 +2,7 @@
 declare module 'autocannon' {
   interface Result {
     latency: { p50: number; p99: number };
-    requests: { average: number };
+    requests: { average: number; total: number };
     errors: number;
     non2xx: number;
   }

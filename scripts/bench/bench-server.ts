@@ -9,8 +9,12 @@
  *                                cost as ours), searches Orama in hybrid mode, answers JSON.
  *   POST /bench/gc               a full garbage collection when node runs with --expose-gc (memory-probe's
  *                                --gc), then the heap in use: what the load left alive, not its garbage
+ *   POST /bench/allocations/start  samples every allocation of the main thread (V8's sampling heap profiler,
+ *   POST /bench/allocations/stop   collected objects included) until stop, which answers the bytes allocated
+ *                                by function (scripts/dev/thread-cpu.ts --alloc)
  * Never started by the service itself.
  */
+import { Session } from 'node:inspector/promises';
 import { buildApp } from '../../src/app.js';
 import { loadConfigOrExit } from '../../src/config.js';
 import { loadGazetteer } from '../../src/lib/gazetteer.js';
@@ -31,6 +35,31 @@ app.post('/bench/gc', async () => {
   collect();
   const m = process.memoryUsage();
   return { collected: true, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, rss: m.rss };
+});
+
+let sampling: Session | undefined;
+app.post('/bench/allocations/start', async () => {
+  sampling = new Session();
+  sampling.connect();
+  await sampling.post('HeapProfiler.enable');
+  await sampling.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return { sampling: true };
+});
+
+interface SamplingNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: SamplingNode[] }
+app.post('/bench/allocations/stop', async (_req, reply) => {
+  if (!sampling) return reply.code(409).send({ detail: 'POST /bench/allocations/start first' });
+  const { profile } = (await sampling.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: SamplingNode } };
+  sampling.disconnect();
+  sampling = undefined;
+  const bySite = new Map<string, number>();
+  const walk = (n: SamplingNode) => {
+    const site = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize);
+    n.children.forEach(walk);
+  };
+  walk(profile.head);
+  return { sites: [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([site, bytes]) => ({ site, bytes })) };
 });
 
 app.post('/bench/peer/load', async () => {

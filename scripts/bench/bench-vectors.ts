@@ -1,6 +1,7 @@
 /**
  * The in-process vector index alone: `npm run bench:vectors -- (--data-dir DIR | --database-url URL | --synthetic N)
- * [--queries 200] [--threads 2] [--variants i8,f16,f32] [--ef 96,256] [--oversample 3,10]`, on a store filled by `npm run bench:search -- --data-dir DIR` (or any
+ * [--queries 200] [--threads 2] [--variants i8,f16,f32] [--connectivity 16,32] [--expansion-add 128,256] [--ef 96,256]
+ * [--oversample 3,10]`, on a store filled by `npm run bench:search -- --data-dir DIR` (or any
  * directory), or on bench:search's synthetic directory of N companies made without a database. Loads every company
  * with an embedding, builds the HNSW graph (timed), then for real query embeddings (the evaluation queries and word
  * pairs from the corpus, embedded with the bundled model) compares the graph's answers with the exact answer:
@@ -19,7 +20,7 @@ import { SearchIndex, type IndexRow } from '../../src/modules/search/search-inde
 import { unitVector } from '../../src/modules/search/vector-math.js';
 import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 import usearch from 'usearch';
-import { newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
+import { graphConfig, newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
 import { halfRow } from '../../src/lib/half-float.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,32 +77,40 @@ const oversamples = option('--oversample', '3')!.split(',').map(Number);
 const efs = option('--ef', String(searchBreadth(n)))!.split(',').map(Number);
 const quantKind = (q: string) => (q === 'f16' ? usearch.ScalarKind.F16 : q === 'f32' ? usearch.ScalarKind.F32 : usearch.ScalarKind.I8);
 const { matrix, slots } = graphIndex.snapshotForBuild();
+const connectivities = option('--connectivity', String(graphConfig(D).connectivity))!.split(',').map(Number);
+const expansionAdds = option('--expansion-add', String(graphConfig(D).expansion_add))!.split(',').map(Number);
 const graphs: { quant: string; graph: Graph; seconds: number }[] = [];
 for (const quant of quantisations) {
-  const started = Date.now();
-  const graph = newGraph(D, { quantization: quantKind(quant) });
-  for (let start = 0; start < slots.length; start += 4096) {
-    const k = Math.min(4096, slots.length - start);
-    const keys = new BigUint64Array(k);
-    const flat = new Float32Array(k * D);
-    for (let i = 0; i < k; i++) {
-      const s = slots[start + i]!;
-      keys[i] = BigInt(s);
-      halfRow(matrix, D, s, flat, i * D);
+  for (const connectivity of connectivities) {
+    for (const expansionAdd of expansionAdds) {
+      const built = { quantization: quantKind(quant), connectivity, expansion_add: expansionAdd };
+      const started = Date.now();
+      const graph = newGraph(D, built);
+      for (let start = 0; start < slots.length; start += 4096) {
+        const k = Math.min(4096, slots.length - start);
+        const keys = new BigUint64Array(k);
+        const flat = new Float32Array(k * D);
+        for (let i = 0; i < k; i++) {
+          const s = slots[start + i]!;
+          keys[i] = BigInt(s);
+          halfRow(matrix, D, s, flat, i * D);
+        }
+        graph.add(keys, flat, threads);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const label = `${quant}, ${connectivity} links, expansion_add ${expansionAdd}`;
+      log(`HNSW graph (${label}) built in ${seconds.toFixed(1)} s with ${threads} thread(s)`);
+      // The search breadth is a setting of the loaded index (as in the service: built, saved, loaded).
+      const file = path.join(os.tmpdir(), `bench-vectors-${process.pid}.usearch`);
+      graph.save(file);
+      for (const ef of efs) {
+        const loaded = newGraph(D, { ...built, expansion_search: ef });
+        loaded.load(file);
+        graphs.push({ quant: `${label}, expansion_search ${ef}`, graph: loaded, seconds });
+      }
+      fs.rmSync(file, { force: true });
     }
-    graph.add(keys, flat, threads);
   }
-  const seconds = (Date.now() - started) / 1000;
-  log(`HNSW graph (${quant}) built in ${seconds.toFixed(1)} s with ${threads} thread(s)`);
-  // The search breadth is a setting of the loaded index (as in the service: built, saved, loaded).
-  const file = path.join(os.tmpdir(), `bench-vectors-${process.pid}.usearch`);
-  graph.save(file);
-  for (const ef of efs) {
-    const loaded = newGraph(D, { quantization: quantKind(quant), expansion_search: ef });
-    loaded.load(file);
-    graphs.push({ quant: `${quant}, expansion_search ${ef}`, graph: loaded, seconds });
-  }
-  fs.rmSync(file, { force: true });
 }
 
 // Queries: the public evaluation queries, then pairs of corpus words.
@@ -145,7 +154,7 @@ const exactP50 = cases.map(([, filters]) => {
   return pct(times, 0.5);
 });
 const matchCounts = cases.map(([, filters]) => (exactIndex.search(vectors[0]!, filters, 1_000_000) ?? []).length);
-console.log(`\n${n} companies, ${vectors.length} queries, usearch HNSW (16 links, expansion_add 128), exact re-scoring`);
+console.log(`\n${n} companies, ${vectors.length} queries, usearch HNSW, exact re-scoring`);
 for (const { quant, graph, seconds } of graphs) {
   graphIndex.snapshotForBuild();
   graphIndex.installGraph(graph);

@@ -3,10 +3,12 @@ import usearch, { type IndexConfig } from 'usearch';
 /**
  * The HNSW graph's settings (usearch): cosine metric, vectors quantised to int8 (a quarter of the
  * memory; candidates are re-scored from the float vectors, so quantisation only affects which
- * neighbours are found), 16 links per node, 128 candidates kept while building and at least 512 while
- * searching (searchBreadth: more in larger directories): on 100k companies with clusters of
- * near-duplicates (`npm run bench:vectors`) 96 gave recall@10 0.80, 256 0.94, 512 0.97, at 1.4 ms
- * p50 per search.
+ * neighbours are found), 16 links per node, 256 candidates kept while building and at least 512 while
+ * searching (searchBreadth: more in larger directories). The building breadth decides how well the
+ * graph links clusters of near-duplicates (`npm run bench:vectors -- --synthetic N --expansion-add
+ * 128,256`): at 1M, 128 needed a search breadth of 4 096 for recall@10 0.94–0.97, 256 gives 0.985 at
+ * 2 048 (half the search work) for a build about 1.5 times as long; at 100k, 0.974 → 0.993 at 512.
+ * Neither 32 links nor float16 vectors in the graph did as much (docs/measurements.md, session 17).
  */
 export type GraphConfig = IndexConfig;
 
@@ -16,7 +18,7 @@ export function graphConfig(dimensions: number, overrides: Partial<GraphConfig> 
     metric: usearch.MetricKind.Cos,
     quantization: usearch.ScalarKind.I8,
     connectivity: 16,
-    expansion_add: 128,
+    expansion_add: 256,
     expansion_search: 512,
     multi: false,
     ...overrides,
@@ -40,10 +42,10 @@ export function newGraph(dimensions: number, overrides: Partial<GraphConfig> = {
  * BREADTH_PER companies rounded up to a power of two in larger directories, at most MAX_BREADTH.
  * A graph search visits about that many candidates, and the share of the directory it must visit
  * to keep its recall does not shrink as the directory grows: on the synthetic directory (clusters
- * of near-duplicate vectors, `npm run bench:vectors`), 512 gave recall@10 0.97 at 100k but 0.83 at
- * 1M, where 1024 gave 0.90, 2048 0.94, 4096 0.97 (7–9 ms p50) and 6144 0.98 (11–13 ms).
+ * of near-duplicate vectors, `npm run bench:vectors`), with the building breadth of 256, 512 gives
+ * recall@10 0.99 at 100k, and 2 048 gives 0.985 at 1M (4 096: 0.988 for twice the work).
  */
-export const BREADTH_PER = 250;
+export const BREADTH_PER = 500;
 export const MAX_BREADTH = 8192;
 export function searchBreadth(count: number): number {
   const wanted = Math.max(graphConfig(1).expansion_search, Math.ceil(count / BREADTH_PER));
