@@ -5,6 +5,7 @@
  * benchmark must measure.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 
 export interface BenchServer {
   pid: number;
@@ -42,4 +43,35 @@ export function startBenchServer(options: {
     };
     void poll();
   });
+}
+
+/**
+ * The dev probes' server (scripts/dev/profile-search.ts, memory-probe.ts, thread-cpu.ts): scripts/bench/bench-server.ts on
+ * the store their arguments name, `--data-dir DIR` (PGlite, a folder bench:search kept) or `--database-url URL` (a
+ * PostgreSQL database it kept with `--database-name`), on a random port, without jobs or rate limits, `workers`
+ * embedding workers (2 by default, as bench:search).
+ */
+export async function startProbeServer(
+  root: string,
+  args: string[],
+  options: { nodeArgs?: string[]; workers?: string } = {},
+): Promise<BenchServer & { base: string }> {
+  const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const dataDir = option('--data-dir');
+  const databaseUrl = option('--database-url');
+  if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const server = await startBenchServer({
+    script: path.join(root, 'scripts/bench/bench-server.ts'),
+    cwd: root,
+    env: {
+      ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+      EMBEDDINGS_WORKERS: options.workers ?? '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
+    },
+    port,
+    timeoutMs: 900_000,
+    log: (m) => console.log(m),
+    nodeArgs: options.nodeArgs ?? [],
+  });
+  return { ...server, base: `http://127.0.0.1:${port}` };
 }

@@ -15,35 +15,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startBenchServer } from '../bench/bench-start.js';
+import { startProbeServer } from '../bench/bench-start.js';
 import { PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const dataDir = option('--data-dir');
-const databaseUrl = option('--database-url');
-if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
 const duration = Number(option('--duration', '10'));
 const snapshot = args.includes('--snapshot');
 const collect = args.includes('--gc');
 const nodeFlags = args.flatMap((a, i) => (a === '--node-arg' && args[i + 1] ? [args[i + 1]!] : []));
-const port = 19000 + Math.floor(Math.random() * 1000);
 const snapshotDir = fs.mkdtempSync('/tmp/agp-heap-');
 
-const server = await startBenchServer({
-  script: path.join(root, 'scripts/bench/bench-server.ts'),
-  cwd: root,
-  env: {
-    ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    EMBEDDINGS_WORKERS: process.env.PROBE_WORKERS ?? '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
-  },
-  port,
-  timeoutMs: 900_000,
-  log: (m) => console.log(m),
+const server = await startProbeServer(root, args, {
+  workers: process.env.PROBE_WORKERS,
   nodeArgs: [...nodeFlags, ...(collect ? ['--expose-gc'] : []), ...(snapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [])],
 });
-const base = `http://127.0.0.1:${port}`;
+const { base } = server;
 
 async function report(stage: string): Promise<void> {
   const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');

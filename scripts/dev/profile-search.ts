@@ -10,33 +10,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startBenchServer } from '../bench/bench-start.js';
+import { startProbeServer } from '../bench/bench-start.js';
 import { PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const dataDir = option('--data-dir');
-const databaseUrl = option('--database-url');
-if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
 const duration = Number(option('--duration', '20'));
 const withFilters = args.includes('--filters');
 const place = args.includes('--near') ? 'near' : args.includes('--in-city') ? 'in-city' : undefined;
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-prof-'));
-const port = 19000 + Math.floor(Math.random() * 1000);
 
-const server = await startBenchServer({
-  script: path.join(root, 'scripts/bench/bench-server.ts'),
-  cwd: root,
-  env: {
-    ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    EMBEDDINGS_WORKERS: '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
-  },
-  port,
-  timeoutMs: 900_000,
-  log: (m) => console.log(m),
-  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
-});
+const server = await startProbeServer(root, args, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
 const words = ['plumbing', 'tax advice', 'wedding', 'solar', 'bakery', 'security audit', 'dentist', 'logistics', 'cloud hosting', 'translation', 'roofing', 'payroll'];
 let n = 0;
 const filters = ['&country=Germany&is_verified=true', '&country=United%20States&is_verified=true', '&category=Technology', '&country=France'];
@@ -50,7 +35,7 @@ function nextPath(): string {
 // CPU profile timestamps are CLOCK_MONOTONIC microseconds, the clock of process.hrtime: the same in both processes.
 const windowStart = Number(process.hrtime.bigint() / 1000n);
 const result = await autocannon({
-  url: `http://127.0.0.1:${port}`,
+  url: server.base,
   connections: 10,
   duration,
   requests: [{ setupRequest: (req: object) => ({ ...req, path: nextPath() }) }],

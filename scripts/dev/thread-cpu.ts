@@ -11,31 +11,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startBenchServer } from '../bench/bench-start.js';
+import { startProbeServer } from '../bench/bench-start.js';
 import { loadTemplates, pick, PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const dataDir = option('--data-dir');
-const databaseUrl = option('--database-url');
-if (!dataDir && !databaseUrl) throw new Error('--data-dir DIR or --database-url URL (a store filled by npm run bench:search -- --data-dir DIR | --database-name NAME)');
 const duration = Number(option('--duration', '10'));
 const inCity = args.includes('--in-city');
 const alloc = args.includes('--alloc');
-const port = 19000 + Math.floor(Math.random() * 1000);
 
-const server = await startBenchServer({
-  script: path.join(root, 'scripts/bench/bench-server.ts'),
-  cwd: root,
-  env: {
-    ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
-    EMBEDDINGS_WORKERS: '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
-  },
-  port,
-  timeoutMs: 900_000,
-  log: (m) => console.log(m),
-});
+const server = await startProbeServer(root, args);
 
 /** CPU seconds (user + system) of each thread of a process, by "tid:name". */
 function threadSeconds(pid: number): Map<string, number> {
@@ -76,11 +62,11 @@ const nextPath = () => {
   return `/api/v1/agent/companies?q=${encodeURIComponent(inCity ? `${words} in ${pick(PLACES)[1]}` : words)}`;
 };
 
-if (alloc) await fetch(`http://127.0.0.1:${port}/bench/allocations/start`, { method: 'POST' });
+if (alloc) await fetch(`${server.base}/bench/allocations/start`, { method: 'POST' });
 const before = threadSeconds(server.pid);
 const pgBefore = postgresSeconds();
 const started = Date.now();
-const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration, requests: [{ setupRequest: (req) => ({ ...req, path: nextPath() }) }] });
+const result = await autocannon({ url: server.base, connections: 10, duration, requests: [{ setupRequest: (req) => ({ ...req, path: nextPath() }) }] });
 const seconds = (Date.now() - started) / 1000;
 const after = threadSeconds(server.pid);
 const pgAfter = postgresSeconds();
@@ -91,7 +77,7 @@ const rows = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).
 for (const [thread, cpu] of rows) console.log(`${thread.padEnd(36)}${`${((cpu / seconds) * 100).toFixed(1)} %`.padStart(10)}${((cpu * 1000) / requests).toFixed(2).padStart(20)}`);
 console.log(`${'postgres (all its processes)'.padEnd(36)}${`${(((pgAfter - pgBefore) / seconds) * 100).toFixed(1)} %`.padStart(10)}${(((pgAfter - pgBefore) * 1000) / requests).toFixed(2).padStart(20)}`);
 if (alloc) {
-  const { sites } = (await (await fetch(`http://127.0.0.1:${port}/bench/allocations/stop`, { method: 'POST' })).json()) as { sites: { site: string; bytes: number }[] };
+  const { sites } = (await (await fetch(`${server.base}/bench/allocations/stop`, { method: 'POST' })).json()) as { sites: { site: string; bytes: number }[] };
   const total = sites.reduce((s, x) => s + x.bytes, 0);
   console.log(`main thread allocations by function, top 40 (${(total / requests / 1024).toFixed(0)} KB a request among them):`);
   for (const { site, bytes } of sites) console.log(`${(bytes / requests / 1024).toFixed(1).padStart(8)} KB/request  ${site}`);

@@ -48,6 +48,7 @@ export function isRegionName(name: string): boolean {
 
 // the codes are in the order of the names (DC, last, has no name in the list)
 const US_STATE_CODE = new Map(US_STATE_NAMES.toLowerCase().split('|').map((n, i) => [n, US_STATES[i]!] as const));
+const CA_PROVINCE_NAME_SET = new Set(CA_PROVINCE_NAMES.toLowerCase().split('|'));
 
 /**
  * The country (and, for a US state, its two-letter code, which GeoNames writes as the town's region) of a region written
@@ -60,7 +61,7 @@ export function regionOf(name: string): { country: string; state?: string } | un
   const key = s.toLowerCase();
   const state = US_STATE_CODE.get(key);
   if (state) return { country: 'US', state };
-  if (CA_PROVINCES.includes(s) || CA_PROVINCE_NAMES.toLowerCase().split('|').includes(key)) return { country: 'CA' };
+  if (CA_PROVINCES.includes(s) || CA_PROVINCE_NAME_SET.has(key)) return { country: 'CA' };
   if (AU_STATES.includes(s)) return { country: 'AU' };
   if (UK_AREAS.has(key) && !/^(uk|gb|united kingdom)$/.test(key)) return { country: 'GB' };
   return undefined;
