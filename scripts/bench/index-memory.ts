@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { SearchIndex, type IndexRow } from '../../src/modules/search/search-index.js';
 import { NameIndex } from '../../src/modules/search/name-index.js';
 import { KeywordIndex } from '../../src/modules/search/keyword-index.js';
-import { loadGraph, newGraph, type Graph } from '../../src/modules/search/vector-graph.js';
-import { halfRow } from '../../src/lib/half-float.js';
+import { addRows, loadGraph, newGraph, type Graph } from '../../src/modules/search/vector-graph.js';
 import { defaultTuning } from '../../src/modules/search/search.tuning.js';
 import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 
@@ -86,20 +85,10 @@ record('keyword index (per-company terms, postings)', before);
 /** Builds the graph from the index's matrix and saves it; the built graph is garbage once this returns. */
 function buildGraphFile(file: string): number {
   const start = sample();
-  const { matrix, slots } = index.snapshotForBuild();
-  log(`building the HNSW graph of ${slots.length} vectors on ${threads} thread(s)`);
+  const source = index.snapshotForBuild();
+  log(`building the HNSW graph of ${source.slots.length} vectors on ${threads} thread(s)`);
   const graph = newGraph(512);
-  const chunk = 4096;
-  for (let s = 0; s < slots.length; s += chunk) {
-    const n = Math.min(chunk, slots.length - s);
-    const keys = new BigUint64Array(n);
-    const vectors = new Float32Array(n * 512);
-    for (let i = 0; i < n; i++) {
-      keys[i] = BigInt(slots[s + i]!);
-      halfRow(matrix, 512, slots[s + i]!, vectors, i * 512);
-    }
-    graph.add(keys, vectors, threads);
-  }
+  addRows(graph, source, 512, threads);
   graph.save(file);
   index.buildFailed();
   record('HNSW graph, as built', start, `file ${mb(fs.statSync(file).size)}`);

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SearchFilters } from './search.repo.js';
 import { SearchIndex, type IndexRow } from './search-index.js';
-import { newGraph } from './vector-graph.js';
-import { halfRow } from '../../lib/half-float.js';
+import { addRows, newGraph } from './vector-graph.js';
 import { loadNativeKernels } from '../../platform/native.js';
 
 // Pure tests of the in-memory index (no database): exact answers, the HNSW path and its fallbacks.
@@ -83,12 +82,14 @@ function ids(list: { id: string }[] | undefined) {
 }
 
 /**
- * The index keeps vectors as half floats: each component is off by at most 2^-11 of itself, so a cosine by at most
- * 2^-11 (Cauchy-Schwarz; about 1e-5 for spread-out vectors, more for these seeded ones), and two companies whose
- * cosines differ by less may swap. `got` is exact up to that: its i-th score is the i-th best score, and each
- * company's score is its own cosine, within the bound.
+ * The index keeps vectors as int8 with a scale per row (lib/int8-vectors.ts): each component of a unit vector is off
+ * by at most half a step (its largest component / 254 ≤ 1/254), so the row is off by at most sqrt(D)/254 in length,
+ * and after the row is scaled back to unit length its cosine with a unit query by at most twice that (about 3e-4 for
+ * real 512-dimensional embeddings; these seeded ones are far shorter). Two companies whose cosines differ by less
+ * may swap. `got` is exact up to that: its i-th score is the i-th best score, and each company's score is its own
+ * cosine, within the bound.
  */
-const HALF_TOLERANCE = 2 ** -11;
+const QUANT_TOLERANCE = Math.sqrt(D) / 127;
 function assertNearlyExact(rows: Map<string, IndexRow>, q: Float32Array, f: SearchFilters, limit: number, got: { id: string; score: number }[] | undefined, message = '') {
   const all = bruteForce(rows, q, f, rows.size);
   const truth = new Map(all.map((r) => [r.id, r.score]));
@@ -96,19 +97,15 @@ function assertNearlyExact(rows: Map<string, IndexRow>, q: Float32Array, f: Sear
   assert.ok(got, message);
   assert.equal(got.length, want.length, message);
   got.forEach((g, i) => {
-    assert.ok(Math.abs(g.score - want[i]!.score) < HALF_TOLERANCE, `${message}: rank ${i} scored ${g.score}, the exact ${want[i]!.score}`);
-    assert.ok(truth.has(g.id) && Math.abs(truth.get(g.id)! - g.score) < HALF_TOLERANCE, `${message}: ${g.id} passes the filter and keeps its score`);
+    assert.ok(Math.abs(g.score - want[i]!.score) < QUANT_TOLERANCE, `${message}: rank ${i} scored ${g.score}, the exact ${want[i]!.score}`);
+    assert.ok(truth.has(g.id) && Math.abs(truth.get(g.id)! - g.score) < QUANT_TOLERANCE, `${message}: ${g.id} passes the filter and keeps its score`);
   });
 }
 
 /** What the builder thread does, here in-process. */
 function buildGraph(index: SearchIndex) {
-  const { matrix, slots } = index.snapshotForBuild();
   const graph = newGraph(D);
-  const keys = BigUint64Array.from([...slots].map((s) => BigInt(s)));
-  const flat = new Float32Array(slots.length * D);
-  slots.forEach((s, i) => halfRow(matrix, D, s, flat, i * D));
-  graph.add(keys, flat, 1);
+  addRows(graph, index.snapshotForBuild(), D, 1);
   return graph;
 }
 
@@ -222,7 +219,7 @@ describe('vector index', () => {
     assert.ok(found / 500 >= 0.95, `recall@10 ${found / 500}`);
     assert.equal(index.search(late.vector!, {}, 1)![0]!.id, late.id);
 
-    // Rare combination (under exactBelow): exact, the full scan's answer (up to half-float near-ties).
+    // Rare combination (under exactBelow): exact, the full scan's answer (up to int8 near-ties).
     const rare: SearchFilters = { category: 'Legal', city: 'Berlin', serviceType: 'hybrid' };
     const q = randomVector();
     assertNearlyExact(rows, q, rare, 10, index.search(q, rare, 10), 'rare');
@@ -298,9 +295,8 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       for (let i = 0; i < 300; i += 7) saved.remove(rows[i]!.id);
       // A rewrite with other terms and a graph, as a large directory has.
       saved.apply({ ...rows[1]!, searchVector: `'legal':1A 'extra':2B`, category: 'Legal' });
-      const { matrix, slots } = saved.snapshotForBuild();
       const graph = newGraph(D);
-      for (const slot of slots) graph.add(BigInt(slot), halfRow(matrix, D, slot));
+      addRows(graph, saved.snapshotForBuild(), D, 1);
       saved.installGraph(graph);
       const file = path.join(dir, 'index.bin');
       saved.writeSnapshot(file);
