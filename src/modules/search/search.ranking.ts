@@ -39,13 +39,18 @@ export function fuseSides(sides: Sides, tuning: SearchTuning) {
     ],
     tuning.fusion,
   );
-  // The raw evidence of each candidate, before any rescaling: what the relevance verdict is judged on.
+  return Object.assign(fused, { bestSimilarity: sem.reduce((m, c) => Math.max(m, c.score), 0), similarity: new Map(semKept.map((c) => [c.id, c.score])), evidence: evidenceOf(sides) });
+}
+
+/** The raw evidence of each candidate of the three sides, before any rescaling: what the relevance verdict is judged on. Pure. */
+export function evidenceOf(sides: Sides): Map<string, MatchEvidence> {
+  const { keyword: kw, names, semantic: sem } = sides;
   const evidence = new Map<string, MatchEvidence>();
   const of = (id: string) => evidence.get(id) ?? evidence.set(id, { cosine: null, keyword: 0, name: 0 }).get(id)!;
   for (const c of sem) of(c.id).cosine = c.score;
   for (const c of kw.rows) of(c.id).keyword = Math.min(1, c.score / (kw.needBound || 1));
   for (const c of names) of(c.id).name = c.score;
-  return Object.assign(fused, { bestSimilarity: sem.reduce((m, c) => Math.max(m, c.score), 0), similarity: new Map(semKept.map((c) => [c.id, c.score])), evidence });
+  return evidence;
 }
 
 /** Evidence of the need over the whole directory and in the place, each candidate's best of the two. */

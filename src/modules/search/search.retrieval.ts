@@ -8,7 +8,7 @@ import { absentTerms, keywordPlan } from './keyword-plan.js';
 import { editDistance } from '../../lib/closest.js';
 import { bundledTypicalProfile } from './relevance.js';
 import type { CorpusStats, ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
-import { fuseSides, type Sides } from './search.ranking.js';
+import { evidenceOf, fuseSides, type Sides } from './search.ranking.js';
 import type { SearchMode, SearchTuning } from './search.tuning.js';
 import type { SearchIndexSync } from './search-index.sync.js';
 
@@ -186,23 +186,34 @@ export function createRetrieval({ repo, embeddings, tuning, index }: RetrievalDe
     return mean?.vector;
   }
 
+  /** The three sides for a text (run together), the query's similarity to a typical profile, and its words as searched. */
+  async function sidesOf(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
+    const terms = queryTerms(text);
+    let queryVector: number[] | undefined;
+    const useKeyword = mode !== 'semantic';
+    // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
+    const nameable = text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords;
+    const [keyword, names, semantic] = await Promise.all([
+      useKeyword && terms.length ? timedStage('keyword', () => keywordSideRepaired(terms, filters, stats)) : Promise.resolve({ ...noKeywords, unmatched: [] as string[] }),
+      useKeyword && nameable ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
+      mode !== 'keyword' ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => { queryVector = v; return semanticSide(v, filters, stats.version); }) : Promise.resolve([]),
+    ]);
+    const meanVector = queryVector ? await meanProfileVector(stats) : undefined;
+    const typical = queryVector && meanVector ? queryVector.reduce((acc, x, i) => acc + x * (meanVector[i] ?? 0), 0) : 0;
+    // `terms`: the need's words as searched; `unmatched`: those no company uses (after misspelling repair).
+    return { sides: { keyword, names, semantic }, typical, terms, unmatched: keyword.unmatched };
+  }
+
   return {
     /** Ranked candidates for a text query (the whole fused list, best first), with their evidence, the query's similarity to a typical profile, and its words no company uses. */
     async rank(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
-      const terms = queryTerms(text);
-      let queryVector: number[] | undefined;
-      const useKeyword = mode !== 'semantic';
-      // Names are looked up by short queries; trigram search over a long request is slow and finds nothing useful.
-      const nameable = text.length >= 3 && text.length <= tuning.nameMaxLength && text.split(/\s+/).length <= tuning.nameMaxWords;
-      const [keyword, names, semantic] = await Promise.all([
-        useKeyword && terms.length ? timedStage('keyword', () => keywordSideRepaired(terms, filters, stats)) : Promise.resolve({ ...noKeywords, unmatched: [] as string[] }),
-        useKeyword && nameable ? timedStage('names', () => nameSide(text.trim().slice(0, 200), filters, stats)) : Promise.resolve([]),
-        mode !== 'keyword' ? timedStage('embed', () => embeddings.embedQuery(text)).then((v) => { queryVector = v; return semanticSide(v, filters, stats.version); }) : Promise.resolve([]),
-      ]);
-      const meanVector = queryVector ? await meanProfileVector(stats) : undefined;
-      const typical = queryVector && meanVector ? queryVector.reduce((acc, x, i) => acc + x * (meanVector[i] ?? 0), 0) : 0;
-      // `terms`: the need's words as searched; `unmatched`: those no company uses (after misspelling repair).
-      return Object.assign(fuseSides({ keyword, names, semantic }, tuning), { typical, terms, unmatched: keyword.unmatched });
+      const { sides, ...need } = await sidesOf(text, filters, mode, stats);
+      return Object.assign(fuseSides(sides, tuning), need);
+    },
+    /** What rank gives but the fused list: the evidence of every candidate, for a verdict on another ranking's candidates. */
+    async evidence(text: string, filters: SearchFilters, mode: SearchMode, stats: CorpusStats) {
+      const { sides, ...need } = await sidesOf(text, filters, mode, stats);
+      return { evidence: evidenceOf(sides), ...need };
     },
   };
 }

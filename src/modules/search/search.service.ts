@@ -73,7 +73,7 @@ export const WEAK_SIMILARITY = 0.47;
  */
 export function createSearchService(deps: SearchServiceDeps) {
   const { repo, companies, embeddings, tuning = defaultTuning, index, onWeakResult, ratingsOf, reads, relevance: thresholds = defaultRelevance, explain, answerCacheBytes = 16 * 1024 * 1024 } = deps;
-  const { rank } = createRetrieval({ repo, embeddings, tuning, index });
+  const { rank, evidence: evidenceFor } = createRetrieval({ repo, embeddings, tuning, index });
 
   /**
    * Answers of recent searches, valid while no company was written: every company write bumps
@@ -160,7 +160,8 @@ export function createSearchService(deps: SearchServiceDeps) {
     const placeNeed = ctx?.source === 'q' && ctx.rest ? ctx : undefined;
     const [main, needAll, needHere] = await Promise.all([
       rank(text, filters, mode, stats),
-      placeNeed ? rank(placeNeed.rest!, filters, mode, stats) : undefined,
+      // Over the whole directory the need's words only judge candidates (their evidence): their own ranking is not used.
+      placeNeed ? evidenceFor(placeNeed.rest!, filters, mode, stats) : undefined,
       placeNeed ? rank(placeNeed.rest!, { ...filters, ...placeFilter(placeNeed, false) }, mode, stats) : undefined,
     ]);
     let ranked: { id: string; score: number; sources: ('semantic' | 'keyword')[]; relevance?: Relevance }[] = main;
