@@ -165,3 +165,40 @@ describe('regionOf: the region written after a town (issue 40)', () => {
     assert.equal(regionOf('UK'), undefined, 'a country, not a region');
   });
 });
+
+describe('findAddresses: postcode shapes of fresh set C (fresh set C)', () => {
+  it('reads a Dutch postcode with its letters after a space, the town after them', () => {
+    assert.deepEqual(cities(['Havenstraat 12, 1234 AB Amsterdam']), ['1234 AB Amsterdam NL']);
+    assert.deepEqual(cities(['Kerkweg 3', '4400 XY GOES']), ['4400 XY Goes NL']);
+    // a town the gazetteer lacks, on a .nl site
+    assert.deepEqual(findAddresses(['Dijkweg 7', '4300 ZZ Zeeburgerdorp'], new Set(), 'NL').map((a) => `${a.postalCode} ${a.city}`), ['4300 ZZ Zeeburgerdorp']);
+  });
+
+  it('keeps a Belgian code before a town in capitals that begins with two letters', () => {
+    assert.deepEqual(cities(['Rue de la Gare 5, 7100 LA LOUVIERE']), ['7100 La Louvière BE']);
+  });
+
+  it('reads a Portuguese postcode (four digits, dash, three)', () => {
+    assert.deepEqual(cities(['Rua do Comércio, 45', '4000-123 Porto', 'Portugal']), ['4000-123 Porto PT']);
+  });
+
+  it('reads an Irish town before its county, without a postcode, only for a town the gazetteer knows', () => {
+    assert.deepEqual(cities(['Acme Dental, Main Street, Tullamore, Co. Offaly, Phone: 057 123 4567']), [' Tullamore IE']);
+    assert.deepEqual(cities(['Unit 4, Riverside Business Park, Co. Cork']), []);
+  });
+
+  it('reads a postcode alone on its line below the town and the country, as contact forms lay them out', () => {
+    assert.deepEqual(cities(['Address:', 'Marktplein 2', 'Hulst', 'Nederland', '4560 AA', 'Phone:']), ['4560 AA Hulst NL']);
+    // a year below a town is no postcode of its shape
+    assert.deepEqual(cities(['Hauptstr. 5', 'Berlin', '2014']), []);
+  });
+});
+
+describe('findAddresses: the numbers of an address block (fresh set C)', () => {
+  it('takes the numbers written above the street and stops at the next office heading', () => {
+    const lines = ['NORTH OFFICE', 'Office: 250.555.0101', 'Fax: 866.555.0102', '12 Highway 3', 'Invermere, BC V0A 1K2', 'LAKE', 'SPRINGS OFFICE', 'Office: 250.555.0199'];
+    const a = findAddresses(lines).find((x) => x.city === 'Invermere');
+    assert.ok(a?.phoneDigits.includes('2505550101'), a?.phoneDigits.join(','));
+    assert.ok(!a?.phoneDigits.includes('2505550199'), a?.phoneDigits.join(','));
+  });
+});

@@ -1,6 +1,9 @@
 import { countryCode } from './countries.js';
 import { findCity } from './gazetteer.js';
 import { phonesInLine } from './phone.js';
+import { AU_STATES, CA_PROVINCE_NAMES, CA_PROVINCES, IE_COUNTIES, isRegionName, UK_AREAS, US_STATE_NAMES, US_STATES } from './regions.js';
+
+export { isRegionName, regionOf } from './regions.js';
 
 /**
  * Postal addresses found by their shape in the visible lines of a page, for the US, Canada,
@@ -29,43 +32,7 @@ export interface FoundAddress {
   chrome: boolean;
 }
 
-const US_STATES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' ');
-const US_STATE_NAMES = 'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming';
-const CA_PROVINCES = 'BC AB SK MB ON QC NB NS PE PEI NL YT NT NU'.split(' ');
-const CA_PROVINCE_NAMES = 'British Columbia|Alberta|Saskatchewan|Manitoba|Ontario|Quebec|Québec|New Brunswick|Nova Scotia|Prince Edward Island|Newfoundland and Labrador|Newfoundland|Yukon|Northwest Territories|Nunavut';
-const AU_STATES = 'NSW VIC QLD SA WA TAS NT ACT'.split(' ');
-// Counties and nations written between a UK town and its postcode.
-const UK_AREAS = new Set('Surrey|Kent|Essex|Sussex|East Sussex|West Sussex|Hampshire|Berkshire|Buckinghamshire|Oxfordshire|Gloucestershire|Wiltshire|Somerset|Dorset|Devon|Cornwall|Avon|Herefordshire|Worcestershire|Warwickshire|West Midlands|Staffordshire|Shropshire|Cheshire|Lancashire|Merseyside|Greater Manchester|West Yorkshire|South Yorkshire|North Yorkshire|East Yorkshire|East Riding of Yorkshire|Yorkshire|County Durham|Durham|Northumberland|Cumbria|Tyne and Wear|Lincolnshire|Nottinghamshire|Derbyshire|Leicestershire|Rutland|Northamptonshire|Cambridgeshire|Norfolk|Suffolk|Hertfordshire|Bedfordshire|Middlesex|Greater London|Isle of Wight|England|Scotland|Wales|Northern Ireland|United Kingdom|UK|GB|Lanarkshire|Fife|Midlothian|West Lothian|East Lothian|Aberdeenshire|Highland|Perthshire|Ayrshire|Renfrewshire|Dunbartonshire|Glamorgan|South Glamorgan|Vale of Glamorgan|Gwent|Powys|Dyfed|Gwynedd|Clwyd|Pembrokeshire|Carmarthenshire|County Antrim|County Down|County Tyrone|County Armagh|Co. Antrim|Co. Down'.toLowerCase().split('|'));
-
 const US_STATE_LINE = new RegExp(`^(?:${US_STATES.join('|')}|${US_STATE_NAMES})$`);
-
-const REGION_NAMES = new Set(`${US_STATE_NAMES}|${CA_PROVINCE_NAMES}`.toLowerCase().split('|'));
-
-/** A US state or Canadian province written out ("California", "Ontario"): a region, unless a town of that name is meant. */
-export function isRegionName(name: string): boolean {
-  return REGION_NAMES.has(name.trim().toLowerCase());
-}
-
-// the codes are in the order of the names (DC, last, has no name in the list)
-const US_STATE_CODE = new Map(US_STATE_NAMES.toLowerCase().split('|').map((n, i) => [n, US_STATES[i]!] as const));
-const CA_PROVINCE_NAME_SET = new Set(CA_PROVINCE_NAMES.toLowerCase().split('|'));
-
-/**
- * The country (and, for a US state, its two-letter code, which GeoNames writes as the town's region) of a region written
- * after a town: a US state, Canadian province or Australian state by code ("NC", "BC", "QLD", as written in capitals) or
- * name ("North Carolina", "Ontario"), or a county or nation of the UK ("Surrey", "Scotland"). Undefined for anything else.
- */
-export function regionOf(name: string): { country: string; state?: string } | undefined {
-  const s = name.trim().replace(/\.$/, '');
-  if (US_STATES.includes(s)) return { country: 'US', state: s };
-  const key = s.toLowerCase();
-  const state = US_STATE_CODE.get(key);
-  if (state) return { country: 'US', state };
-  if (CA_PROVINCES.includes(s) || CA_PROVINCE_NAME_SET.has(key)) return { country: 'CA' };
-  if (AU_STATES.includes(s)) return { country: 'AU' };
-  if (UK_AREAS.has(key) && !/^(uk|gb|united kingdom)$/.test(key)) return { country: 'GB' };
-  return undefined;
-}
 
 const STREET_WORD = /\b(st|street|rd|road|ave|avenue|blvd|boulevard|dr|drive|ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|trail|tr|terrace|tce|cres|crescent|close|row|square|sq|walk|parade|pde|esplanade|circuit|cct|plaza|market place|rue|chemin|boul|route|suite|ste|unit|level|floor|box|po box|building|bldg|park|farm|wharf|marina|n|s|e|w|ne|nw|se|sw)\b\.?/i;
 
@@ -174,20 +141,22 @@ const ANCHORS: Anchor[] = [
   { re: new RegExp(`(?:,\\s*|\\s)\\(?(${CA_PROVINCES.join('|')}|${CA_PROVINCE_NAMES})\\)?\\.?,?(?:\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)|(?=\\s*$|\\s*\\n))`, 'g'), country: 'CA' },
   // "Parramatta NSW 2150", "Melbourne VIC 3000"
   { re: new RegExp(`(?:,\\s*|\\s)(${AU_STATES.join('|')}),?\\s+(\\d{4})\\b`, 'g'), country: 'AU' },
+  // "Tullamore, Co. Offaly": Ireland wrote no postcode before 2015, the county after the town; kept only for a town the gazetteer knows
+  { re: new RegExp(`,\\s*(?:Co\\.?|County)\\s+(${IE_COUNTIES})()\\b`, 'g'), country: 'IE' },
   // "Guildford GU1 4RR", "London\nE2 7RG"
   { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
 ];
 
 // Continental Europe writes the postcode before the town: "26721 Emden", "D-40764 Langenfeld", "CH-9001 St.Gallen",
-// "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa".
+// "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa", "4745-330 Trofa".
 const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ' };
 const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE', 'IS']);
 // Iceland's postcodes have three digits ("101 Reykjavík"): kept only for a town the gazetteer places in Iceland
-const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{2}-\\d{3}|\\d{3})(?:\\s+[-–]\\s+|\\s+)(?=\\p{Lu})`, 'gu');
+const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{4}-\\d{3}|\\d{2}-\\d{3}|\\d{3})(?:\\s+[-–]\\s+|\\s+)(?=\\p{Lu})`, 'gu');
 const PLACE_WORD = /^[\p{Lu}][\p{L}.'’-]*$|^(am|an|im|in|bei|ob|sur|sous|en|de|del|di|la|le|les|aan|den|bij|upon|a\.|d\.)$/u;
 
 /** The shape of a postcode in the countries whose domain hints at a town the gazetteer does not know. */
-const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, BE: /^\d{4}$/, NL: /^\d{4}\s?[A-Z]{2}$/, PL: /^\d{2}-\d{3}$/ };
+const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, BE: /^\d{4}$/, NL: /^\d{4}\s?[A-Z]{2}$/, PL: /^\d{2}-\d{3}$/, PT: /^\d{4}-\d{3}$/ };
 
 /**
  * A province written in brackets right after the town: Italy's two-letter code ("Pescasseroli (AQ)"), Spain's province
@@ -196,6 +165,29 @@ const POSTCODE_SHAPE: Record<string, RegExp> = { DE: /^\d{5}$/, FR: /^\d{5}$/, I
 function provinceAfter(rest: string, city: string): boolean {
   const m = /^\s*\(([A-Z]{2}|\p{Lu}[\p{L}' -]{2,30})\)/u.exec(rest.slice(city.length));
   return !!m && rest.startsWith(city) && (m[1]!.length === 2 || !countryCode(m[1]!.trim()));
+}
+
+/** The town after a postcode: the gazetteer's (in the prefix's country), else with a country prefix or the domain's hint one shaped like a place. */
+function townAfter(code: string, placeWords: string[], prefixCountry: string | undefined, countryHint: string): { city: string; country: string; known: boolean; hinted: boolean; code: string } {
+  let city = '';
+  let country = prefixCountry ?? '';
+  let known = false;
+  for (let k = placeWords.length; k >= 1 && !city; k--) {
+    const cand = placeWords.slice(0, k).join(' ');
+    const hit = findCity(cand, prefixCountry);
+    if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry) && (/^\d{3}$/.test(code) ? hit.country === 'IS' : hit.country !== 'IS')) {
+      city = cand === cand.toUpperCase() ? hit.name : spacedAbbreviation(cand);
+      country = hit.country;
+      known = true;
+    }
+  }
+  if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0]) && !/^\d{3}$/.test(code)) city = placeWords[0];
+  const hinted = !city && !prefixCountry && !!POSTCODE_SHAPE[countryHint]?.test(code) && !!placeWords[0] && looksLikePlace(placeWords[0]);
+  if (hinted) {
+    city = placeWords[0]!;
+    country = countryHint;
+  }
+  return { city, country, known, hinted, code };
 }
 
 /**
@@ -209,30 +201,16 @@ function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit
   for (const m of line.matchAll(EU_ANCHOR)) {
     const start = (m.index ?? 0) + m[0].length;
     const prefixCountry = m[1] ? EU_PREFIX[m[1]] : undefined;
-    const words = line.slice(start).split(/[\s,;|*·•()]+/).slice(0, 4);
+    const words = line.slice(start).split(/[\s,;|*·•()]+/).slice(0, 5);
     const placeWords: string[] = [];
     for (const w of words) {
       if (!PLACE_WORD.test(w)) break;
       placeWords.push(w.replace(/[.,]$/, ''));
     }
-    let city = '';
-    let country = prefixCountry ?? '';
-    let known = false;
-    for (let k = placeWords.length; k >= 1 && !city; k--) {
-      const cand = placeWords.slice(0, k).join(' ');
-      const hit = findCity(cand, prefixCountry);
-      if (hit && EU_COUNTRIES.has(hit.country) && (!prefixCountry || hit.country === prefixCountry) && (/^\d{3}$/.test(m[2]!) ? hit.country === 'IS' : hit.country !== 'IS')) {
-        city = cand === cand.toUpperCase() ? hit.name : spacedAbbreviation(cand);
-        country = hit.country;
-        known = true;
-      }
-    }
-    if (!city && prefixCountry && placeWords[0] && looksLikePlace(placeWords[0]) && !/^\d{3}$/.test(m[2]!)) city = placeWords[0];
-    const hinted = !city && !prefixCountry && !!POSTCODE_SHAPE[countryHint]?.test(m[2]!) && !!placeWords[0] && looksLikePlace(placeWords[0]);
-    if (hinted) {
-      city = placeWords[0]!;
-      country = countryHint;
-    }
+    // a Dutch code's two letters after a space ("5683 CG Best"): part of the code when they lead to a Dutch town ("7100 LA
+    // LOUVIERE" stays a Belgian code and its town)
+    const dutch = /^\d{4}$/.test(m[2]!) && /^[A-Z]{2}$/.test(placeWords[0] ?? '') ? townAfter(`${m[2]} ${placeWords[0]}`, placeWords.slice(1, 5), prefixCountry, countryHint) : undefined;
+    const { city, country, known, hinted, code } = dutch?.country === 'NL' && dutch.city ? dutch : townAfter(m[2]!, placeWords.slice(0, 4), prefixCountry, countryHint);
     if (!city || !country) continue;
     // the street: the segment before the code on this line, else the line before ("Am Delft 24, 26721 Emden")
     const before = line.slice(0, m.index ?? 0).split(SEP_RE).map(tidy).filter(Boolean);
@@ -242,11 +220,11 @@ function europeanAddresses(lines: string[], idx: number, countryHint = ''): Omit
     const hasStreet = streetLike(streetSeg);
     // a bare number before a town ("seit 2010 Berlin") is an address only with a street, a country prefix, or a province in
     // brackets after a town the gazetteer knows with a postcode of its country's shape ("viale Santa Lucia - 67032 Pescasseroli (AQ)")
-    if (!prefixCountry && !hasStreet && !(known && provinceAfter(line.slice(start), city) && !!POSTCODE_SHAPE[country]?.test(m[2]!))) continue;
+    if (!prefixCountry && !hasStreet && !(known && provinceAfter(line.slice(start), city) && !!POSTCODE_SHAPE[country]?.test(code))) continue;
     // the domain's hint needs the street on a line of its own or before the code on this line, not a year in a sentence
-    if (hinted && (!/^\d{1,4}\s*[a-z]?$/i.test(streetSeg.split(/\s+/).pop() ?? '') || /^(19|20)\d{2}$/.test(m[2]!))) continue;
+    if (hinted && (!/^\d{1,4}\s*[a-z]?$/i.test(streetSeg.split(/\s+/).pop() ?? '') || /^(19|20)\d{2}$/.test(code))) continue;
     const street = hasStreet ? streetSeg : '';
-    const postalCode = m[2]!;
+    const postalCode = code;
     out.push({
       street,
       city,
@@ -270,10 +248,22 @@ const PROSE_LINE = 200;
 function blockPhones(lines: string[], idx: number, street: string): string[] {
   let start = Math.max(0, idx - 1);
   while (start > Math.max(0, idx - 4) && street && street.includes(tidy(lines[start - 1] ?? '\u0000').slice(0, 40))) start--;
+  // the block's numbers written right above its street ("Office: ..." / "Fax: ..." / "492 Highway 93" / "Invermere, BC ..."),
+  // never past a line that is not the street: above a heading ("Kearney, Nebraska") is the previous block's number
+  const numbered = (l: string | undefined) => !!l && l.length <= 80 && phonesInLine(l).length > 0;
+  let top = street && street.includes(tidy(lines[start] ?? '\u0000').slice(0, 40)) ? start : idx;
+  while (top > Math.max(0, idx - 7) && numbered(lines[top - 1])) top--;
+  start = Math.min(start, top);
+  // below it, the heading of the next block ("Springs Office", "Downtown Branch") ends this one
+  let end = idx + 4;
+  for (let k = idx + 1; k < end; k++) if ((lines[k]?.length ?? 0) < 40 && NEXT_BLOCK.test(lines[k] ?? '')) end = k;
   // a paragraph in the window is no part of the block: its number is the one the paragraph gives (a disclaimer's "contact
   // our office at ..." after the last of several offices)
-  return lines.slice(start, idx + 4).filter((l) => l.length <= PROSE_LINE).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
+  return lines.slice(start, end).filter((l) => l.length <= PROSE_LINE).flatMap((l) => phonesInLine(l).map((p) => p.raw.replace(/\D/g, '')));
 }
+
+/** A line that heads an office's block: "Fairmont Office", "Downtown Branch", "Our Location"; no number on it. */
+const NEXT_BLOCK = /^[^\d]*\b(?:office|branch|location|store|showroom|clinic)\s*:?$/i;
 
 const BARE_REGION = new RegExp(`^(?:(${[...US_STATES, ...CA_PROVINCES, ...AU_STATES].join('|')}),\\s*)?(.+)$`);
 const REGION_COUNTRY = new Map<string, string>([...US_STATES.map((r) => [r, 'US'] as const), ...CA_PROVINCES.map((r) => [r, 'CA'] as const), ...AU_STATES.map((r) => [r, 'AU'] as const)]);
@@ -302,6 +292,25 @@ function bareTownAfterStreet(lines: string[], idx: number): Omit<FoundAddress, '
   return { street, city: spacedAbbreviation(town), region: m?.[1] ?? '', postalCode: '', country: hit.country, line: [street, town].filter(Boolean).join(', '), confidence: 0.5 };
 }
 
+/**
+ * A postcode alone on its line below the town, as contact forms lay out their fields ("Meridiaan 2" / "Hulst" / "Nederland" /
+ * "4561 PH"): the town one to three lines above (a country's name may sit between), one the gazetteer knows in a country whose
+ * postcodes have that shape, with a street line above it.
+ */
+function townAbovePostcode(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'> | undefined {
+  const code = /^(\d{4}\s?[A-Z]{2}|\d{4,5})$/.exec(tidy(lines[idx]!))?.[1];
+  if (!code) return undefined;
+  for (let j = idx - 1; j >= Math.max(1, idx - 3); j--) {
+    const town = tidy(lines[j]!);
+    if (countryCode(town)) continue;
+    const hit = looksLikePlace(town) ? findCity(town) : undefined;
+    const street = tidy(lines[j - 1]!);
+    if (!hit || !EU_COUNTRIES.has(hit.country) || !POSTCODE_SHAPE[hit.country]?.test(code) || !/\p{L}.*\d|\d.*\p{L}/u.test(street) || street.length > 80) return undefined;
+    return { street, city: spacedAbbreviation(town), region: '', postalCode: code, country: hit.country, line: `${street}, ${code} ${town}`, confidence: 0.9 };
+  }
+  return undefined;
+}
+
 /** Addresses in the lines of one page. */
 export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set(), countryHint = ''): FoundAddress[] {
   const out: FoundAddress[] = [];
@@ -316,6 +325,8 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
       bares.add(found);
       out.push(found);
     };
+    const below = line.length <= 9 ? townAbovePostcode(lines, idx) : undefined;
+    if (below) out.push({ ...below, label: '', lineIndex: idx, phoneDigits: blockPhones(lines, idx, below.street), chrome: chromeLines.has(idx) });
     if (line.length <= 400 && /\d{2}/.test(line)) {
       for (const a of europeanAddresses(lines, idx, countryHint)) {
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
@@ -342,6 +353,7 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         const region = a.country === 'GB' ? '' : m[1] ?? '';
         if (a.country === 'CA' && !postalCode && !found.known) continue;
         if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
+        if (a.country === 'IE' && !found.known) continue;
         const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s)) ? 0.08 : 0);
         const street = found.streetParts.filter((s) => /\d|box/i.test(s) || STREET_WORD.test(s)).slice(-2).join(', ');
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|yard|visit|find us|address/i.test(l) && l.length < 60) ?? '';

@@ -73,3 +73,17 @@ describe('extractContact: numbers as real pages mark them up (issue 40, session 
     assert.equal(contact('<html lang="en-US"><head><meta property="og:locale" content="en_GB"></head><body></body></html>').locale, 'en-US');
   });
 });
+
+describe('extractContact: the name as the page writes it (fresh set C)', () => {
+  const names = (html: string, url: string) => extractContact(cheerio.load(html), url, []).names;
+
+  it('finds the phrase spelling the domain with "&" for "and" or with the domain\'s ending', () => {
+    assert.ok(names('<h1>B&T Surveyors</h1>', 'https://www.bandtsurveyors.co.uk/').some((n) => n.source === 'domain-phrase' && n.value === 'B&T Surveyors'));
+    assert.ok(names('<p>Lamp Warehouse.com has been lighting homes since 1999.</p>', 'https://www.lampwarehouse.com/').some((n) => n.source === 'domain-phrase' && n.value === 'Lamp Warehouse'));
+  });
+
+  it('reads the copyright holder from the line after one of marks and years alone', () => {
+    const found = names('<footer><p>©Copyright</p><p>2009- 2012</p><p>Acme Ice Cream of Ohio</p></footer>', 'https://acme.example/');
+    assert.deepEqual(found.filter((n) => n.source === 'copyright').map((n) => n.value), ['Acme Ice Cream of Ohio']);
+  });
+});

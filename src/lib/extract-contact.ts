@@ -186,19 +186,27 @@ export function copyrightName(line: string): string {
     name = name.replace(TRAILING_YEARS, '').replace(/(?<!\b(?:Inc|Co|Ltd|Corp))[.,;:–—-]+\s*$/, '').trim();
   }
   name = name.replace(/^(?:19|20)\d{2}\s*,?\s*/, '').trim();
-  return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) ? name : '';
+  // "©Copyright" alone: the mark repeated, not a holder
+  return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) && !/^(?:copyright|all rights reserved)$/i.test(name) ? name : '';
 }
+
+/** A copyright line that stops after its marks and years ("©Copyright" / "2009- 2012" / "Acme Ltd"): the holder is on the next line. */
+const COPYRIGHT_ONLY = new RegExp(String.raw`^(?:(?:${MARK}|${YEARS}|[,.:;–—-])\s*)+$`, 'i');
 
 /** A phrase of the page that spells the domain's name ("McGregor Electrical" on mcgregor-electrical.co.uk). */
 function domainPhrase(lines: string[], pageUrl: string): string {
   const label = URL.canParse(pageUrl) ? domainLabel(new URL(pageUrl).hostname) : '';
   if (label.length < 4) return '';
+  // the name as the site writes it with its domain's ending ("Camera Superstore.com has been providing ...")
+  const ending = URL.canParse(pageUrl) ? new URL(pageUrl).hostname.replace(/^www\./, '').split('.').slice(1).join('.') : '';
   for (const line of lines.slice(0, 300)) {
-    if (line.length > 300 || !line.toLowerCase().replace(/[^a-z0-9]/g, '').includes(label.slice(0, 4))) continue;
+    // "&" is spelled "and" in a domain: "H&S Solicitors" on handssolicitors.co.uk
+    if (line.length > 300 || !line.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '').includes(label.slice(0, 4))) continue;
     const words = line.split(/\s+/);
     for (let i = 0; i < words.length; i++) {
       for (let n = 1; n <= 5 && i + n <= words.length; n++) {
-        const p = words.slice(i, i + n).join(' ').replace(/^[^\p{L}\d]+|[^\p{L}\d.&']+$/gu, '');
+        let p = words.slice(i, i + n).join(' ').replace(/^[^\p{L}\d]+|[^\p{L}\d.&']+$/gu, '');
+        if (ending && p.toLowerCase().endsWith(`.${ending}`) && p.length > ending.length + 1) p = p.slice(0, -ending.length - 1);
         if (nameKey(p) === label) return p;
       }
     }
@@ -268,7 +276,9 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   const seenLine = new Set<string>();
   for (const [i, { text: line, chrome, quoted }] of page.entries()) {
     if (/©|&copy;|\(c\)\s*\d|copyright/i.test(line)) {
-      const c = copyrightName(line);
+      // a line of marks and years alone continues on the next one or two
+      const rest = [i + 1, i + 2].map((k) => lines[k] ?? '').filter((l) => l.length <= 120);
+      const c = copyrightName(COPYRIGHT_ONLY.test(line) ? [line, ...(COPYRIGHT_ONLY.test(rest[0] ?? '') ? rest : rest.slice(0, 1))].join(' ') : line);
       if (c) add(c, 'copyright');
     }
     const legal = LEGAL_SUFFIX.exec(line.replace(/^[^\p{L}]+/u, ''));

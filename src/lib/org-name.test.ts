@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { copyrightName } from './extract-contact.js';
-import { chooseName, corroborated, UNCORROBORATED_NAME } from './org-name.js';
+import { chooseName, corroborated, UNCORROBORATED_NAME, withoutTownTail } from './org-name.js';
 
 const page = (names: { value: string; source: Parameters<typeof chooseName>[0][number]['names'][number]['source'] }[]) => [{ names, url: 'https://x.example/' }];
 
@@ -183,5 +183,72 @@ describe('copyrightName: years, marks and separators around the holder (issue 40
 
   it('reads no holder from a line whose next item is a link', () => {
     assert.equal(copyrightName('Copyright 2019 | Privacy Policy'), '');
+  });
+});
+
+describe('chooseName: fresh set C (old small-business pages)', () => {
+  it('skips alt text of badges, credentials, other firms\' logos and a form\'s captcha', () => {
+    const n = chooseName(
+      page([
+        { value: 'Bar Council and Law Society logos', source: 'logo-alt' },
+        { value: 'Security Code', source: 'image-alt' },
+        { value: 'Certified Estate Planning Specialist*', source: 'logo-alt' },
+        { value: 'Super Lawyers', source: 'logo-alt' },
+        { value: 'Google', source: 'logo-alt' },
+        { value: 'Roe Estate Law', source: 'copyright' },
+      ]),
+      'estateplanninglaw.example',
+    );
+    assert.equal(n?.value, 'Roe Estate Law');
+    assert.ok(!n?.candidates.some((c) => /logos|Security|Certified|Super|Google/.test(c.value)), n?.candidates.map((c) => c.value).join(', '));
+  });
+
+  it('drops the page\'s own word run into the name when another source gives the name without it', () => {
+    const n = chooseName(page([{ value: 'Contact Us Acme Tooling Supplies', source: 'title' }, { value: 'Acme Tooling Supplies Ltd', source: 'legal-line' }]), 'shop-ats.co.uk');
+    assert.equal(n?.value, 'Acme Tooling Supplies');
+    // "Contact Energy" alone is a name
+    assert.equal(chooseName(page([{ value: 'Contact Energy', source: 'og:site_name' }]), 'contactenergy.example')?.value, 'Contact Energy');
+  });
+
+  it('does not count the comma before a legal form as a list', () => {
+    const n = chooseName(page([{ value: 'Contact Data Systems Group, Inc.', source: 'title' }, { value: 'Data Systems Group, Inc.', source: 'legal-line' }]), 'dsgroup.example');
+    assert.equal(n?.value, 'Data Systems Group, Inc.');
+  });
+
+  it('prefers a name to its web address in lower case as the copyright holder', () => {
+    const n = chooseName(page([{ value: 'shop-ats.co.uk', source: 'copyright' }, { value: 'Acme Tooling Supplies Ltd', source: 'legal-line' }]), 'shop-ats.co.uk');
+    assert.equal(n?.value, 'Acme Tooling Supplies');
+  });
+
+  it('reads the name before a title\'s one comma, before what the business does', () => {
+    const n = chooseName(
+      page([{ value: 'Law Offices of Jane Q. Roe, Wills and Estate Planning Attorney in Ohio', source: 'title' }, { value: 'Law Offices of Jane Q. Roe', source: 'logo-alt' }, { value: 'Jane Q. Roe', source: 'copyright' }]),
+      'ohioestatelawyer.example',
+    );
+    assert.equal(n?.value, 'Law Offices of Jane Q. Roe');
+  });
+
+  it('shows the spelling most sources write when they differ only in spaces', () => {
+    const n = chooseName(page([{ value: 'SmartBuilders', source: 'copyright' }, { value: 'Contact | Smart Builders', source: 'title' }, { value: 'Smart Builders', source: 'domain-phrase' }]), 'smartbuilders.example');
+    assert.equal(n?.value, 'Smart Builders');
+  });
+
+  it('drops a town and its state or province written after the name', () => {
+    assert.equal(withoutTownTail('Lakeside Realty Invermere BC'), 'Lakeside Realty');
+    assert.equal(withoutTownTail('Acme Plumbing, Dayton, Ohio'), 'Acme Plumbing');
+    assert.equal(withoutTownTail('Bank of Springfield IL'), 'Bank of Springfield IL');
+    assert.equal(withoutTownTail('First Bank of Georgia'), 'First Bank of Georgia');
+  });
+
+  it('prefers the title\'s name that extends the words spelling the domain', () => {
+    const n = chooseName(page([{ value: 'Prism Pump Products - Contact Us', source: 'title' }, { value: 'Prism Pump', source: 'domain-phrase' }]), 'prismpump.example');
+    assert.equal(n?.value, 'Prism Pump Products');
+  });
+});
+
+describe('copyrightName: the mark repeated is no holder (fresh set C)', () => {
+  it('reads nothing from "©Copyright" alone', () => {
+    assert.equal(copyrightName('©Copyright'), '');
+    assert.equal(copyrightName('©Copyright 2009- 2012 Acme Ice Cream of Ohio'), 'Acme Ice Cream of Ohio');
   });
 });

@@ -1,3 +1,4 @@
+import { regionOf } from './regions.js';
 import { findCity } from './gazetteer.js';
 
 /** One name candidate a page offers, with where on the page it came from (extract-contact.ts reads them). */
@@ -45,13 +46,16 @@ const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\
 const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon|(main |mobile |open |close )?menu|navigation|toggle navigation|filters?|filter results|refine results|skip to (main )?content|search|close|(shopping )?cart|log ?in|sign in|my account|back to top|privacy policy|terms of (use|service)|terms (&|and) conditions|site ?map|impressum|datenschutz(erklärung)?|legal notice|cookie policy)$/i;
 // An image's alt text that describes a badge, a seal or a picture rather than naming the business (issue 40):
 // "Secure Site security image", "Equal Housing Lender", "BBB Accredited Business", "Google My Business".
-const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of)\b/i;
+const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of|logos|security code|captcha|super lawyers|avvo|martindale)\b/i;
+// A credential's badge ("Certified Elder Law Attorney*", "Board Certified Specialist"), or another company's own logo that a page
+// shows for its map, payments or social links ("Google", "PayPal", "Facebook")
+const BADGE_ALT = /^(?:board[- ])?certified\b|^(?:google(?: maps)?|facebook|twitter|youtube|linkedin|instagram|pinterest|paypal|visa|mastercard|american express|discover)$/i;
 // A caption with a year: a banner ("Acme Ltd™ since 1985"), a car from a dealer's stock ("2019 Honda Civic EX"), a product and its year
 const YEAR = /\b(?:19|20)\d{2}\b/;
 
 /** An alt text that is a caption, a badge or a stock item rather than the business's name. */
 export function altIsNotAName(alt: string): boolean {
-  return NOT_A_NAME_ALT.test(alt) || YEAR.test(alt);
+  return NOT_A_NAME_ALT.test(alt) || BADGE_ALT.test(alt) || YEAR.test(alt);
 }
 
 // A banner's founding tail after the name: "Acme Plumbing — Since 1987", "Acme Roofing Serving Dayton Since 1985", "Est. 1990"
@@ -69,6 +73,24 @@ const IMAGE_ONLY = new RegExp(`^(?:(?:${IMAGE_WORD}|${IMAGE_AFTER}|home|homepage
 // a file-like alt with the word logo: "logo-acme", "acme-dental-logo-2x"; its other words, in capitals ("Acme Dental")
 const LOGO_SLUG = /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/;
 const SLUG_NOISE = new RegExp(`^(?:${IMAGE_WORD}|${IMAGE_AFTER}|\\d+x?|v\\d+|new|final)$`, 'i');
+
+/**
+ * A name without the town and the state or province written after it ("Acme Realty Invermere BC", "Acme Plumbing, Dayton,
+ * Ohio"), when the gazetteer knows the town in that region's country; at least two words of name are left.
+ */
+export function withoutTownTail(value: string): string {
+  const m = /^(.+?),?\s+(\p{Lu}{2,3}|\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)$/u.exec(value);
+  const region = m ? regionOf(m[2]!) : undefined;
+  if (!m || !region) return value;
+  const words = m[1]!.replace(/,$/, '').split(/\s+/);
+  for (let k = Math.min(3, words.length - 2); k >= 1; k--) {
+    const town = words.slice(-k).join(' ').replace(/,$/, '');
+    // "Bank of Springfield IL": a town after "of" or "in" is part of the name
+    const rest = words.slice(0, -k).join(' ').replace(/,$/, '');
+    if (/^\p{Lu}/u.test(town) && !/\s(?:of|in|at|the|and|&|de|du|la)$/i.test(rest) && findCity(town, region.country, region.state)) return rest;
+  }
+  return value;
+}
 
 /** An image's alt text without what describes the image; empty when nothing else is left. */
 function altName(alt: string, source: NameEvidence['source']): string {
@@ -117,7 +139,8 @@ function shapePenalty(value: string, source: string): number {
   // SEO titles put the trade before the town: "Electricians Glasgow", "Tyres Townsville"
   const words0 = value.split(/\s+/);
   if ((source === 'title' || source === 'og:title') && words0.length >= 2 && findCity(words0[words0.length - 1]!)) p += 0.8;
-  const commas = (value.match(/,/g) ?? []).length;
+  // the comma before a legal form ("Acme Tools, Inc.") lists nothing
+  const commas = (value.replace(LEGAL, '').match(/,/g) ?? []).length;
   const words = value.split(/\s+/).length;
   if (commas >= 1) p += 0.8 * commas;
   if (words > 5) p += 0.35 * (words - 5);
@@ -127,6 +150,8 @@ function shapePenalty(value: string, source: string): number {
   if (SITE_BUILDER_DEFAULT.test(value)) p += 1.5;
   if (/^[a-z0-9-]+$/.test(value) && value.includes('-')) p += 1.2; // a slug: "bellaluna-salon"
   if (/\.(com|net|org|co|ca|au|uk)\b/i.test(value)) p += 0.6;
+  // a web address in lower case ("© shop-acme.co.uk") names the site; "Acme.com" in capitals can be the business's name
+  if (/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(value)) p += 0.8;
   return p;
 }
 
@@ -152,11 +177,16 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
       .trim();
     const alt = e.source === 'logo-alt' || e.source === 'image-alt';
     if (alt) s = altName(s, e.source);
+    s = withoutTownTail(s);
+    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
+    // "Law Offices of Jane Roe, Estate Planning and Elder Law Attorney in Ohio": a title's name before its one comma, then what
+    // the business does (a title too long to be a name keeps its head)
+    const head = e.source === 'title' || e.source === 'og:title' ? /^([^,]{4,60}),\s+\p{L}[^,]+$/u.exec(s)?.[1] : undefined;
+    if (head && head.split(/\s+/).length >= 2 && !LEGAL.test(`, ${s.slice(head.length + 1).trim()}`) && !JUNK.test(head)) out.push({ value: head, source: e.source, url, score: score - 0.3 });
     if (!s || JUNK.test(s) || s.length > 90 || !/\p{L}/u.test(s)) continue;
     // what was left of "Logo del Parco", "logo of the firm": a description of the image, not a name
     if (/^(?:of|for|del|della|dello|de|du|des|der|die|das|von|van|the)\s/.test(s)) continue;
     if (alt && altIsNotAName(s)) continue;
-    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
     out.push({ value: s, source: e.source, url, score });
     // "Silkes Weinblatt by Silkes Weinkeller": a publication or product of the business; the part after "by" is a candidate too
     const by = /^(.{2,60}?)\s+by\s+(\p{Lu}.{1,60})$/u.exec(s);
@@ -195,6 +225,34 @@ function withoutStrayNumbers(all: ScoredName[]): ScoredName[] {
   });
 }
 
+// a page's own name run into the business's in a title or heading: "Contact Us Acme Tools", "About Acme Tools, Inc."
+const PAGE_WORD = /^(?:contact(?:\s+us)?|about(?:\s+us)?|kontakt|impressum)\s+(?=\p{Lu})/iu;
+
+/** "Contact Acme Tools" beside "Acme Tools": the page's word before a name another candidate gives is not part of it ("Contact Energy" alone stays). */
+function withoutPageWords(all: ScoredName[]): ScoredName[] {
+  const keys = new Set(all.map((c) => nameKey(c.value)));
+  return all.map((c) => {
+    const rest = c.value.replace(PAGE_WORD, '');
+    return rest !== c.value && keys.has(nameKey(rest)) ? { ...c, value: rest } : c;
+  });
+}
+
+/**
+ * "BetterBuilders" in the copyright line, "Better Builders" in the title and the text: of the spellings of one name that
+ * differ only in spaces, the one most sources write is shown (a tie keeps the stronger source's).
+ */
+function commonSpelling(top: ScoredName, all: ScoredName[]): string {
+  const squeeze = (v: string) => v.replace(/\s+/g, '');
+  const counts = new Map<string, Set<string>>();
+  for (const c of all) {
+    if (c.source === 'domain' || c.value === top.value || squeeze(c.value) !== squeeze(top.value)) continue;
+    counts.set(c.value, (counts.get(c.value) ?? new Set()).add(c.source));
+  }
+  const own = new Set(all.filter((c) => c.value === top.value).map((c) => c.source)).size;
+  const rival = [...counts.entries()].sort((a, b) => b[1].size - a[1].size)[0];
+  return rival && rival[1].size > own ? rival[0] : top.value;
+}
+
 const LEGAL_MENTION = new Set(['copyright', 'legal-line']);
 
 /**
@@ -213,7 +271,7 @@ function shownName(top: ScoredName, all: ScoredName[]): string {
 
 export function chooseName(evidence: { names: NameEvidence[]; url: string }[], domain: string): ChosenName | undefined {
   const label = domainLabel(domain);
-  const all = withoutStrayNumbers(evidence.flatMap((p) => p.names.flatMap((n) => expand(n, p.url))));
+  const all = withoutPageWords(withoutStrayNumbers(evidence.flatMap((p) => p.names.flatMap((n) => expand(n, p.url)))));
   // the domain itself is the last resort: fincar.com.au → Fincar
   if (label) all.push({ value: label.charAt(0).toUpperCase() + label.slice(1), source: 'domain', url: evidence[0]?.url ?? '', score: SOURCE_WEIGHT.domain });
   // agreement: distinct sources naming the same organisation
@@ -236,13 +294,13 @@ export function chooseName(evidence: { names: NameEvidence[]; url: string }[], d
       continue;
     }
     // a longer name that begins with the words spelling the domain ("Tri-State Crane" + " Rental")
-    const extendsPhrase = c.source !== 'domain-phrase' && phrases.some((p) => k.startsWith(p)) ? 0.6 : 0;
+    const extendsPhrase = c.source !== 'domain-phrase' && phrases.some((p) => k.startsWith(p)) ? 0.9 : 0;
     const score = c.score + domainMatch(c.value, label) + Math.min(Math.max(agree, 0), 3) * 0.7 + extendsPhrase - shapePenalty(c.value, c.source);
     const prev = best.get(k);
     // the same name keeps its best score; the variant from the stronger source is shown
     if (!prev || score > prev.score) best.set(k, { ...c, score });
   }
-  const ranked = [...best.values()].sort((a, b) => b.score - a.score);
+  const ranked = [...best.values()].sort((a, b) => b.score - a.score).map((r) => ({ ...r, value: commonSpelling(r, all) }));
   const top = ranked[0];
   if (!top) return undefined;
   const margin = top.score - (ranked[1]?.score ?? 0);

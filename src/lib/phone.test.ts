@@ -119,3 +119,28 @@ describe('choosePhone: labels and places of real pages (issue 40, session 17)', 
     assert.equal(choosePhone([cand('+16145550142', { source: 'tel' })], ['US'])?.display, '+1 614 555 0142');
   });
 });
+
+describe('phonesInLine and choosePhone: fresh set C (fresh set C)', () => {
+  it('reads a local number whose last four digits are spelled as a word in capitals', () => {
+    assert.deepEqual(phonesInLine('Free consultation 212.555.SHOE today'), [{ raw: '212.555.7463', label: 'Free consultation' }]);
+    assert.deepEqual(phonesInLine('(617) 555-DESK'), [{ raw: '(617) 555-3375', label: '' }]);
+    // spaces between the groups: an address, not a number
+    assert.deepEqual(phonesInLine('Suite 200 300 MAIN'), []);
+  });
+
+  it('adds a note in brackets after a number to its label', () => {
+    assert.deepEqual(phonesInLine('Phone: 1-310-555-0100 (from overseas)'), [{ raw: '1-310-555-0100', label: 'Phone: (from overseas)' }]);
+  });
+
+  it('takes the toll-free line the site repeats when its local one is marked for callers from overseas', () => {
+    const cands = [cand('888-555-0142', { label: 'Apply Now' }), cand('1-888-555-0142', { label: 'Phone: (toll-free)' }), cand('1-310-555-0100', { label: 'Phone: (from overseas)' }), cand('1-866-555-0143', { label: 'Fax: (toll-free)' })];
+    assert.equal(choosePhone(cands, ['US'])?.e164, '+18885550142');
+  });
+
+  it('takes a freephone labelled as the telephone over a number labelled as a mobile', () => {
+    const cands = [cand('0800 389 0000', { label: 'Telephone:' }), cand('07700 900123', { label: 'Mobile:' })];
+    assert.equal(choosePhone(cands, ['GB'])?.e164, '+448003890000');
+    // a landline still wins over the freephone
+    assert.equal(choosePhone([...cands, cand('01689 555000', { label: 'Office:' })], ['GB'])?.e164, '+441689555000');
+  });
+});

@@ -56,11 +56,14 @@ export function toE164(phone: string | null | undefined, countryCode: string): s
 // Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
 const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
 
-// Vanity numbers, read as the digits they dial: a North American toll-free code then letters ("1-800-FLOWERS", "(888) GO-PLUMB";
+// Vanity numbers, read as the digits they dial: a local North American number ending in a word (VANITY_LOCAL), a North American toll-free code then letters ("1-800-FLOWERS", "(888) GO-PLUMB";
 // letters past the seventh are not dialled), an Australian 1300/1800 number ("1300 FINCAR"). In capitals, or after "1-": "Box 800 Lincoln"
 // is an address.
 const VANITY_NANP = /(?<![\w+])((?:\+?1[\s.-]?)?(?:\(8(?:00|33|44|55|66|77|88)\)|8(?:00|33|44|55|66|77|88))[\s.-]?)([A-Z0-9]+(?:[.-][A-Z0-9]+)*)(?![\w-])/gi;
 const VANITY_AU = /(?<![\w+])(1[38]00[\s-]?)([A-Z0-9]{6})(?![\w-])/g;
+// a local North American number whose last four are a word in capitals: "303.333.PAUL", "(617) 555-SHOE"; dots or dashes between
+// the groups, not spaces ("Suite 200 300 MAIN" is an address)
+const VANITY_LOCAL = /(?<![\w+.-])((?:\+?1[.-])?(?:\([2-9]\d{2}\)\s?|[2-9]\d{2}[.-])[2-9]\d{2}[.-])([A-Z]{4})(?![\w-])/g;
 const KEYPAD = 'ABC DEF GHI JKL MNO PQRS TUV WXYZ'.split(' ');
 const dialled = (c: string) => (/\d/.test(c) ? c : String(KEYPAD.findIndex((k) => k.includes(c.toUpperCase())) + 2));
 
@@ -79,7 +82,8 @@ function vanityDigits(text: string): string {
       if (/^\d{3}\s*$/.test(prefix) || (/[a-z]/.test(word) && !/^\+?1[.-]/.test(prefix))) return m;
       return spell(prefix, word, 7, one ? 9 : 7) ?? m;
     })
-    .replace(VANITY_AU, (m, prefix: string, word: string) => spell(prefix, word, 6, 6) ?? m);
+    .replace(VANITY_AU, (m, prefix: string, word: string) => spell(prefix, word, 6, 6) ?? m)
+    .replace(VANITY_LOCAL, (_m, prefix: string, word: string) => `${prefix}${[...word].map(dialled).join('')}`);
 }
 
 /**
@@ -144,7 +148,10 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
   return out.map(({ raw, label, end }, i) => {
     const next = out[i + 1];
     const after = line.slice(end, next ? line.indexOf(next.raw, end) : line.length);
-    return { raw, label: (next ? FAX_BETWEEN : FAX_AFTER).test(after) ? `${label} (fax)`.trim() : label };
+    if ((next ? FAX_BETWEEN : FAX_AFTER).test(after)) return { raw, label: `${label} (fax)`.trim() };
+    // a note in brackets after the number says what line it is: "1-323-555-0100 (from overseas)", "0800 123 456 (toll-free)"
+    const note = /^\s*\(([^()\d]{3,30})\)/.exec(after)?.[1];
+    return { raw, label: note ? `${label} (${note.trim()})`.trim() : label };
   });
 }
 
@@ -178,6 +185,8 @@ export function labelScore(label: string): number {
   if (MESSAGES_ONLY.test(label.trim())) s -= 1;
   return s;
 }
+
+const MOBILE_LABEL = /mobile|cell|\bmob\b|\bm\s*[:.]/i;
 
 const SOURCE_SCORES: Record<PhoneCandidate['source'], number> = { jsonld: 3, microdata: 2.8, tel: 2.2, text: 1.5, alt: 1.3 };
 
@@ -263,7 +272,8 @@ export function rankPhones(cands: PhoneCandidate[], countries: string[], hints: 
   });
   const messaging = (e: RankedPhone) => (hints.messagingOnly ?? []).some((d) => sameLine(d, e.parsed.e164));
   const all = [...byNumber.values()];
-  const geographicRival = all.some((e) => !e.fax && !e.abroad && !messaging(e) && GEOGRAPHIC.test(e.parsed.type));
+  // a number the site labels as a mobile beside its freephone "Telephone" is the owner's own phone, not a local line it prefers
+  const geographicRival = all.some((e) => !e.fax && !e.abroad && !messaging(e) && GEOGRAPHIC.test(e.parsed.type) && !MOBILE_LABEL.test(e.best.label));
   return all
     .map(({ bestScore: _bestScore, ...e }) => {
       let score = e.score + Math.min(e.seen - 1, 3) * 0.35;

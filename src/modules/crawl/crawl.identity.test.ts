@@ -162,3 +162,12 @@ describe('identify: name and phone on pages shaped like real small-business site
     assert.equal(id.phone?.e164, '+18009696853');
   });
 });
+
+describe('identify: a number written for the country of an address line (fresh set C)', () => {
+  it('parses a national number for the country of an address without a town (a county and a UK postcode) when nothing else names one', () => {
+    const html = '<html><body><main><h1>Digital agency</h1></main><footer><p>Unit 2 Riverside Court<br>Westfield Business Park<br>Lancashire<br>FY9 9ZZ</p><p>Tel: 0845 519 0000</p></footer></body></html>';
+    const id = identify(assembleMaterial([extractPage(html, 'https://agency.example.com/')], 'https://agency.example.com/'));
+    assert.equal(id.country?.value, 'GB');
+    assert.equal(id.phone?.e164, '+448455190000');
+  });
+});
