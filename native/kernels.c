@@ -3,8 +3,8 @@
  * - sgemm, for the embedding model's forward pass (src/platform/embeddings/use-lite.ts):
  *   out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
  * - dotRows, the dot product of one query with the rows of a float32 matrix that a list of slots
- *   names; dotRowsInt8, the same over rows kept as int8 with a float32 scale per row: the vector
- *   index's exact scan and re-scoring (src/modules/search/search-index.ts, src/lib/int8-vectors.ts).
+ *   names; dotRowsHalf, the same over rows kept as IEEE half floats (binary16, as Uint16 bits): the
+ *   vector index's exact scan and re-scoring (src/modules/search/search-index.ts).
  * Built by scripts/build-native.mjs with -O3 -march=native; without the build the encoder falls
  * back to the TensorFlow.js graph and the scan to JavaScript. STRIP and BR can be set with -D to
  * tune for another machine.
@@ -155,38 +155,66 @@ static void dot_rows(const float *matrix, int dims, const int *slots, int count,
   }
 }
 
-/* Eight int8 values, widened to v8 (vpmovsxbd + vcvtdq2ps under -march=native). */
-typedef int8_t b8 __attribute__((vector_size(8), aligned(1)));
-typedef int32_t i8x32 __attribute__((vector_size(32), aligned(4)));
+#if defined(__FLT16_MAX__)
+/* Eight half floats (binary16), converted to v8 with F16C under -march=native, in software otherwise. */
+typedef _Float16 h8 __attribute__((vector_size(16), aligned(2)));
 
-/*
- * dot_rows over rows of `dims` int8 values, each row's sum times its scale (the query stays float32); the sums as
- * dot_rows'.
- */
-static void dot_rows_int8(const int8_t *matrix, const float *scales, int dims, const int *slots, int count, const float *q, double *out) {
+/* dot_rows over rows of `dims` half floats (the query stays float32); the sums as dot_rows'. */
+static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, int count, const float *q, double *out) {
   for (int i = 0; i < count; i++) {
-    const int8_t *row = matrix + (size_t)slots[i] * dims;
+    const uint16_t *row = matrix + (size_t)slots[i] * dims;
     /* The rows of a filter lie far apart: fetch the one after next while this one is summed (the hardware
        prefetcher follows a row, not a jump to the next one). */
     if (i + 2 < count) {
       const char *ahead = (const char *)(matrix + (size_t)slots[i + 2] * dims);
-      for (size_t b = 0; b < (size_t)dims; b += 64) __builtin_prefetch(ahead + b, 0, 0);
+      for (size_t b = 0; b < (size_t)dims * 2; b += 64) __builtin_prefetch(ahead + b, 0, 0);
     }
     v8 acc0 = {0}, acc1 = {0};
     int j = 0;
     for (; j + 16 <= dims; j += 16) {
-      b8 a, b;
+      h8 a, b;
       memcpy(&a, row + j, sizeof a);
       memcpy(&b, row + j + 8, sizeof b);
-      acc0 += __builtin_convertvector(__builtin_convertvector(a, i8x32), v8) * *(const v8 *)(q + j);
-      acc1 += __builtin_convertvector(__builtin_convertvector(b, i8x32), v8) * *(const v8 *)(q + j + 8);
+      acc0 += __builtin_convertvector(a, v8) * *(const v8 *)(q + j);
+      acc1 += __builtin_convertvector(b, v8) * *(const v8 *)(q + j + 8);
     }
     double s = 0;
     for (int t = 0; t < 8; t++) s += (double)acc0[t] + (double)acc1[t];
-    for (; j < dims; j++) s += (double)row[j] * q[j];
-    out[i] = s * scales[slots[i]];
+    for (; j < dims; j++) {
+      _Float16 h;
+      memcpy(&h, row + j, sizeof h);
+      s += (double)(float)h * q[j];
+    }
+    out[i] = s;
   }
 }
+#else
+/* A compiler without _Float16: the half floats widened in software (same sums, slower). */
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff, bits;
+  if (exp == 0) {
+    if (mant == 0) bits = sign;
+    else {
+      exp = 127 - 15 + 1;
+      while (!(mant & 0x400)) { mant <<= 1; exp--; }
+      bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
+    }
+  } else if (exp == 31) bits = sign | 0x7f800000 | (mant << 13);
+  else bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, int count, const float *q, double *out) {
+  for (int i = 0; i < count; i++) {
+    const uint16_t *row = matrix + (size_t)slots[i] * dims;
+    double s = 0;
+    for (int j = 0; j < dims; j++) s += (double)half_to_float(row[j]) * q[j];
+    out[i] = s;
+  }
+}
+#endif
 
 static int int32s(napi_env env, napi_value v, int **data, size_t *length) {
   napi_typedarray_type type;
@@ -229,37 +257,36 @@ static napi_value dotRows(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* dotRowsInt8(matrix: Int8Array, scales: Float32Array (one per row), dims, slots, count, query, out) */
-static napi_value dotRowsInt8(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+/* dotRowsHalf(matrix: Uint16Array of binary16 bits, dims, slots, count, query, out) */
+static napi_value dotRowsHalf(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  float *q, *scales;
+  float *q;
   double *out;
   int *slots;
-  size_t lm, lsc, ls, lq, lo;
+  size_t lm, ls, lq, lo;
   int dims, count;
   napi_typedarray_type matrixType, outType;
   void *matrixRaw, *outRaw;
-  if (argc < 7 || napi_get_typedarray_info(env, argv[0], &matrixType, &lm, &matrixRaw, NULL, NULL) != napi_ok || matrixType != napi_int8_array ||
-      !floats(env, argv[1], &scales, &lsc) || !integer(env, argv[2], &dims) || !int32s(env, argv[3], &slots, &ls) || !integer(env, argv[4], &count) ||
-      !floats(env, argv[5], &q, &lq) || napi_get_typedarray_info(env, argv[6], &outType, &lo, &outRaw, NULL, NULL) != napi_ok ||
-      outType != napi_float64_array || dims <= 0 || count < 0) {
-    napi_throw_type_error(env, NULL, "dotRowsInt8(matrix, scales, dims, slots, count, query, out): bad arguments");
+  if (argc < 6 || napi_get_typedarray_info(env, argv[0], &matrixType, &lm, &matrixRaw, NULL, NULL) != napi_ok || matrixType != napi_uint16_array ||
+      !integer(env, argv[1], &dims) || !int32s(env, argv[2], &slots, &ls) || !integer(env, argv[3], &count) || !floats(env, argv[4], &q, &lq) ||
+      napi_get_typedarray_info(env, argv[5], &outType, &lo, &outRaw, NULL, NULL) != napi_ok || outType != napi_float64_array || dims <= 0 || count < 0) {
+    napi_throw_type_error(env, NULL, "dotRowsHalf(matrix, dims, slots, count, query, out): bad arguments");
     return NULL;
   }
   if (ls < (size_t)count || lq < (size_t)dims || lo < (size_t)count) {
-    napi_throw_range_error(env, NULL, "dotRowsInt8: an array is shorter than its dimensions");
+    napi_throw_range_error(env, NULL, "dotRowsHalf: an array is shorter than its dimensions");
     return NULL;
   }
   out = (double *)outRaw;
-  const size_t rows = lm / (size_t)dims < lsc ? lm / (size_t)dims : lsc;
+  const size_t rows = lm / (size_t)dims;
   for (int i = 0; i < count; i++)
     if (slots[i] < 0 || (size_t)slots[i] >= rows) {
-      napi_throw_range_error(env, NULL, "dotRowsInt8: a slot is outside the matrix");
+      napi_throw_range_error(env, NULL, "dotRowsHalf: a slot is outside the matrix");
       return NULL;
     }
-  dot_rows_int8((const int8_t *)matrixRaw, scales, dims, slots, count, q, out);
+  dot_rows_half((const uint16_t *)matrixRaw, dims, slots, count, q, out);
   return NULL;
 }
 
@@ -269,8 +296,8 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "sgemm", fn);
   napi_create_function(env, "dotRows", NAPI_AUTO_LENGTH, dotRows, NULL, &fn);
   napi_set_named_property(env, exports, "dotRows", fn);
-  napi_create_function(env, "dotRowsInt8", NAPI_AUTO_LENGTH, dotRowsInt8, NULL, &fn);
-  napi_set_named_property(env, exports, "dotRowsInt8", fn);
+  napi_create_function(env, "dotRowsHalf", NAPI_AUTO_LENGTH, dotRowsHalf, NULL, &fn);
+  napi_set_named_property(env, exports, "dotRowsHalf", fn);
   return exports;
 }
 

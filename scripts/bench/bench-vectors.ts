@@ -6,9 +6,9 @@
  * with an embedding, builds the HNSW graph (timed), then for real query embeddings (the evaluation queries and word
  * pairs from the corpus, embedded with the bundled model) compares the graph's answers with the exact answer:
  * recall@10 and per-query latency, without filters and with filters of several selectivities. The exact answer is
- * float32: the index's exact scan (int8 rows) picks the best 100, re-ranked from the float32 vectors. A second recall
- * column counts a company found as right when its float32 cosine is within TIE of the 10th best: near-copies closer
- * than the int8 rows' rounding (about 3e-4) are equally good answers, whichever of them is listed.
+ * float32: the index's exact scan (half floats) picks the best 100, re-ranked from the float32 vectors. A second recall
+ * column counts a company found as right when its float32 cosine is within TIE of the 10th best: the synthetic
+ * directory's near-copies can be closer to each other than the index's rounding, and are then equally good answers.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -131,7 +131,7 @@ const cases: [string, SearchFilters][] = [
 /** How close to the 10th best a company counts as tied with it (the second recall column). */
 const TIE = 1e-3;
 const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(p * a.length))]!;
-/** The float32 top 10: the index's exact scan (int8 rows, off by about 3e-4) keeps the best 100, re-ranked here. */
+/** The float32 top 10: the index's exact scan (half floats, off by about 1e-5) keeps the best 100, re-ranked here. */
 const exactTop10 = (q: Float32Array, filters: SearchFilters) => {
   const uq = unitVector(D, q);
   const dot = (v: Float32Array) => v.reduce((s, x, i) => s + x * uq[i]!, 0);

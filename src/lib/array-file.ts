@@ -8,8 +8,8 @@ import fs from 'node:fs';
  * that what it holds is one state of the arrays; read asynchronously in chunks, straight into arrays the caller may
  * allocate (a shared buffer with room to grow), so that a large file neither blocks the event loop nor is held twice.
  */
-export type NumericArray = Int8Array | Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-type Kind = 'i8' | 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64';
+export type NumericArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+type Kind = 'u8' | 'u16' | 'u32' | 'i32' | 'f32' | 'f64';
 
 const MAGIC = 0x58495041; // "APIX", little-endian
 const CHUNK = 16 << 20;
@@ -28,7 +28,6 @@ interface Header {
 }
 
 function kindOf(a: NumericArray): Kind {
-  if (a instanceof Int8Array) return 'i8';
   if (a instanceof Uint8Array) return 'u8';
   if (a instanceof Uint16Array) return 'u16';
   if (a instanceof Uint32Array) return 'u32';
@@ -39,7 +38,6 @@ function kindOf(a: NumericArray): Kind {
 
 function allocate(kind: Kind, length: number): NumericArray {
   switch (kind) {
-    case 'i8': return new Int8Array(length);
     case 'u8': return new Uint8Array(length);
     case 'u16': return new Uint16Array(length);
     case 'u32': return new Uint32Array(length);
@@ -173,7 +171,7 @@ export async function openArrayFile(file: string): Promise<ArrayFileReader> {
 }
 
 function bytesPer(kind: Kind): number {
-  return kind === 'u8' || kind === 'i8' ? 1 : kind === 'u16' ? 2 : kind === 'f64' ? 8 : 4;
+  return kind === 'u8' ? 1 : kind === 'u16' ? 2 : kind === 'f64' ? 8 : 4;
 }
 
 /** Reads `into.length` bytes from `position`, in chunks; `onChunk` sees each chunk as it arrives. */

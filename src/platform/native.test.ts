@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadNativeKernels } from './native.js';
-import { dotInt8At, int8Row, quantizeRow } from '../lib/int8-vectors.js';
+import { dotHalfAt, fromHalf, toHalf } from '../lib/half-float.js';
 
 // The kernels' own guards: wrong types, arrays shorter than their dimensions and slots outside the
 // matrix throw instead of reading or writing past the end of a buffer. (Their results are tested
@@ -57,45 +57,34 @@ describe('native kernels', () => {
     assert.throws(() => native.dotRows(matrix, 2, Int32Array.from([0]), 1, Float32Array.from([1, 3]), new Float32Array(1) as unknown as Float64Array), /bad arguments/);
   });
 
-  it('dotRowsInt8: scores int8 rows times their scales like the JavaScript loop, rejects bad arguments', (t) => {
-    if (!native?.dotRowsInt8) return t.skip('native kernels not built');
+  it('dotRowsHalf: scores rows kept as half floats like the JavaScript loop, rejects bad arguments', (t) => {
+    if (!native?.dotRowsHalf) return t.skip('native kernels not built');
     const dims = 37; // not a multiple of 16: the tail is summed one by one
     const rows = 5;
-    const matrix = new Int8Array(rows * dims);
-    const scales = new Float32Array(rows);
-    for (let r = 0; r < rows; r++) quantizeRow(Float32Array.from({ length: dims }, (_, i) => Math.sin((r * dims + i) * 0.7) * 0.3), matrix, scales, r);
+    const matrix = new Uint16Array(rows * dims);
+    for (let i = 0; i < matrix.length; i++) matrix[i] = toHalf(Math.sin(i * 0.7) * 0.3);
     const q = Float32Array.from({ length: dims }, (_, i) => Math.cos(i) * 0.2);
     const slots = Int32Array.from([4, 0, 2]);
     const out = new Float64Array(3);
-    native.dotRowsInt8(matrix, scales, dims, slots, 3, q, out);
-    slots.forEach((slot, i) => assert.ok(Math.abs(out[i]! - dotInt8At(matrix, scales, dims, q, slot)) < 1e-6));
-    assert.throws(() => native.dotRowsInt8!(matrix, scales, dims, Int32Array.from([5]), 1, q, out), /outside the matrix/);
-    assert.throws(() => native.dotRowsInt8!(matrix, scales.subarray(0, 2), dims, Int32Array.from([3]), 1, q, out), /outside the matrix/);
-    assert.throws(() => native.dotRowsInt8!(matrix, scales, dims, slots, 3, q.subarray(1), out), /shorter/);
-    assert.throws(() => native.dotRowsInt8!(new Uint8Array(4) as unknown as Int8Array, scales, 2, slots, 1, q, out), /bad arguments/);
+    native.dotRowsHalf(matrix, dims, slots, 3, q, out);
+    slots.forEach((slot, i) => assert.ok(Math.abs(out[i]! - dotHalfAt(matrix, dims, q, slot)) < 1e-6));
+    assert.throws(() => native.dotRowsHalf!(matrix, dims, Int32Array.from([5]), 1, q, out), /outside the matrix/);
+    assert.throws(() => native.dotRowsHalf!(matrix, dims, slots, 3, q.subarray(1), out), /shorter/);
+    assert.throws(() => native.dotRowsHalf!(new Float32Array(4) as unknown as Uint16Array, 2, slots, 1, q, out), /bad arguments/);
   });
 
-  it('int8 rows: unit length read back, each cosine within the rounding bound', () => {
-    const d = 512;
-    let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
-    const unit = (v: Float32Array) => {
-      const n = Math.hypot(...v);
-      return v.map((x) => x / n);
-    };
-    const matrix = new Int8Array(d * 20);
-    const scales = new Float32Array(20);
-    for (let r = 0; r < 20; r++) {
-      const v = unit(Float32Array.from({ length: d }, random));
-      quantizeRow(v, matrix, scales, r);
-      const back = int8Row(matrix, scales, d, r);
-      assert.ok(Math.abs(Math.hypot(...back) - 1) < 1e-6, 'the row read back has unit length');
-      const q = unit(Float32Array.from({ length: d }, random));
-      const exact = v.reduce((sum, x, i) => sum + x * q[i]!, 0);
-      assert.ok(Math.abs(dotInt8At(matrix, scales, d, q, r) - exact) < 2e-3, `row ${r}: cosine within the rounding error`);
-      assert.ok(dotInt8At(matrix, scales, d, v, r) > 0.9999, 'a vector is its own nearest');
+  it('half floats: rounding to nearest even, subnormals, overflow and back', () => {
+    for (const x of [0, 1, -2, 0.5, 65504, 2 ** -14, 2 ** -24, -(2 ** -20)]) assert.equal(fromHalf(toHalf(x)), x);
+    assert.equal(fromHalf(toHalf(0.1)), 0.0999755859375);
+    assert.equal(fromHalf(toHalf(1 + 2 ** -11)), 1, 'a tie rounds to the even mantissa');
+    assert.equal(fromHalf(toHalf(1 + 3 * 2 ** -11)), 1 + 2 ** -9);
+    assert.equal(fromHalf(toHalf(1e6)), Infinity);
+    assert.equal(fromHalf(toHalf(2 ** -26)), 0);
+    assert.ok(Number.isNaN(fromHalf(toHalf(NaN))));
+    for (let i = 0; i < 1000; i++) {
+      const x = Math.sin(i) * 0.25;
+      // Half a unit in the last place: 2^-11 of the value, 2^-25 among subnormals.
+      assert.ok(Math.abs(fromHalf(toHalf(x)) - x) <= Math.max(Math.abs(x) * 2 ** -11, 2 ** -25));
     }
-    quantizeRow(new Float32Array(d), matrix, scales, 0);
-    assert.equal(dotInt8At(matrix, scales, d, unit(Float32Array.from({ length: d }, random)), 0), 0, 'a zero vector scores 0');
   });
 });

@@ -6,14 +6,14 @@ import { fileURLToPath } from 'node:url';
 export type Sgemm = (a: Float32Array, n: number, k: number, w: Float32Array, m: number, bias: Float32Array | null, out: Float32Array, relu: boolean) => void;
 /** out[i] = dot(row slots[i] of `matrix` (rows of `dims`), query) for i < count. */
 export type DotRows = (matrix: Float32Array, dims: number, slots: Int32Array, count: number, query: Float32Array, out: Float64Array) => void;
-/** dotRows over a matrix of int8 rows, each sum times its row's scale (lib/int8-vectors.ts), the query float32. */
-export type DotRowsInt8 = (matrix: Int8Array, scales: Float32Array, dims: number, slots: Int32Array, count: number, query: Float32Array, out: Float64Array) => void;
+/** dotRows over a matrix of IEEE half floats (binary16 bits in a Uint16Array), the query float32. */
+export type DotRowsHalf = (matrix: Uint16Array, dims: number, slots: Int32Array, count: number, query: Float32Array, out: Float64Array) => void;
 
 export interface NativeKernels {
   sgemm: Sgemm;
   dotRows: DotRows;
   /** Absent from a kernels.node built before it was added (the caller then loops in JavaScript). */
-  dotRowsInt8?: DotRowsInt8;
+  dotRowsHalf?: DotRowsHalf;
 }
 
 /** Where scripts/dev/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 /**
  * The in-process search index kept on disk between restarts (issue 41): reading every row again and rebuilding the
  * HNSW graph is what makes a large directory slow to start (at 1M companies, minutes). A snapshot is two files, one
- * state of the index: the index file (search-index.ts writeSnapshot: the int8 rows and their scales, the filter columns, the
+ * state of the index: the index file (search-index.ts writeSnapshot: the half-float rows, the filter columns, the
  * slots' company ids, the name and keyword indexes) and the graph file (usearch's format), with the transaction
  * watermark and corpus version they reflect. On start the index is read from them and brought up to date from the
  * change log (the rows written since the watermark, the companies deleted since) instead of read whole. A snapshot
@@ -18,7 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
  * removed after the rename.
  */
 export interface SnapshotManifest {
-  format: 3;
+  format: 2;
   dimensions: number;
   /** What must match to reuse it: the graph's settings, the keyword index's scoring, the name index's word characters. */
   settings: string;
@@ -78,7 +78,7 @@ export async function saveSnapshot(
     if (graph) state.saveGraph!(path.join(dir, graph));
     const { watermark, version, companies } = state;
     const manifest: SnapshotManifest = {
-      format: 3, dimensions: state.dimensions, settings: state.settings, watermark, version,
+      format: 2, dimensions: state.dimensions, settings: state.settings, watermark, version,
       index, indexSha256: await sha256Of(path.join(dir, index)),
       graph, graphSha256: graph ? await sha256Of(path.join(dir, graph)) : null,
       companies, sample: sampleOf(state.ids), savedAt: new Date().toISOString(),
@@ -143,7 +143,7 @@ export async function loadSnapshot(
 ): Promise<LoadedSnapshot | { reason: string }> {
   const manifest = readManifest(dir);
   if (!manifest) return { reason: 'no snapshot' };
-  if (manifest.format !== 3 || manifest.dimensions !== expect.dimensions || manifest.settings !== expect.settings) return { reason: 'saved with other settings' };
+  if (manifest.format !== 2 || manifest.dimensions !== expect.dimensions || manifest.settings !== expect.settings) return { reason: 'saved with other settings' };
   if (manifest.version > expect.version) return { reason: 'newer than the database (a restored or replaced database)' };
   if (!(await expect.ofThisDirectory(manifest.sample))) return { reason: "its companies are not this directory's" };
   const indexFile = path.join(dir, path.basename(manifest.index));

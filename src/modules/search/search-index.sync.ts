@@ -257,13 +257,13 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   /** Builds the HNSW graph on a worker thread from the shared matrix, then loads it here. */
   async function buildGraph(): Promise<void> {
     const started = Date.now();
-    const { matrix, scales, slots } = index.snapshotForBuild();
+    const { matrix, slots } = index.snapshotForBuild();
     const file = path.join(os.tmpdir(), `agentpages-vectors-${process.pid}-${randomBytes(4).toString('hex')}.usearch`);
     const entry = new URL(import.meta.url.endsWith('.ts') ? './vector-index.worker.ts' : './vector-index.worker.js', import.meta.url).href;
     try {
       const result = await new Promise<{ ok: boolean; error?: string }>((resolve, reject) => {
         worker = new Worker(new URL('../../platform/worker-entry.mjs', import.meta.url), {
-          workerData: { entry, matrix, scales, slots, dimensions: options.dimensions, file, threads: options.buildThreads },
+          workerData: { entry, matrix, slots, dimensions: options.dimensions, file, threads: options.buildThreads },
         });
         worker.unref();
         worker.once('message', resolve);

@@ -82,14 +82,12 @@ function ids(list: { id: string }[] | undefined) {
 }
 
 /**
- * The index keeps vectors as int8 with a scale per row (lib/int8-vectors.ts): each component of a unit vector is off
- * by at most half a step (its largest component / 254 ≤ 1/254), so the row is off by at most sqrt(D)/254 in length,
- * and after the row is scaled back to unit length its cosine with a unit query by at most twice that (about 3e-4 for
- * real 512-dimensional embeddings; these seeded ones are far shorter). Two companies whose cosines differ by less
- * may swap. `got` is exact up to that: its i-th score is the i-th best score, and each company's score is its own
- * cosine, within the bound.
+ * The index keeps vectors as half floats: each component is off by at most 2^-11 of itself, so a cosine by at most
+ * 2^-11 (Cauchy-Schwarz; about 1e-5 for spread-out vectors, more for these seeded ones), and two companies whose
+ * cosines differ by less may swap. `got` is exact up to that: its i-th score is the i-th best score, and each
+ * company's score is its own cosine, within the bound.
  */
-const QUANT_TOLERANCE = Math.sqrt(D) / 127;
+const HALF_TOLERANCE = 2 ** -11;
 function assertNearlyExact(rows: Map<string, IndexRow>, q: Float32Array, f: SearchFilters, limit: number, got: { id: string; score: number }[] | undefined, message = '') {
   const all = bruteForce(rows, q, f, rows.size);
   const truth = new Map(all.map((r) => [r.id, r.score]));
@@ -97,8 +95,8 @@ function assertNearlyExact(rows: Map<string, IndexRow>, q: Float32Array, f: Sear
   assert.ok(got, message);
   assert.equal(got.length, want.length, message);
   got.forEach((g, i) => {
-    assert.ok(Math.abs(g.score - want[i]!.score) < QUANT_TOLERANCE, `${message}: rank ${i} scored ${g.score}, the exact ${want[i]!.score}`);
-    assert.ok(truth.has(g.id) && Math.abs(truth.get(g.id)! - g.score) < QUANT_TOLERANCE, `${message}: ${g.id} passes the filter and keeps its score`);
+    assert.ok(Math.abs(g.score - want[i]!.score) < HALF_TOLERANCE, `${message}: rank ${i} scored ${g.score}, the exact ${want[i]!.score}`);
+    assert.ok(truth.has(g.id) && Math.abs(truth.get(g.id)! - g.score) < HALF_TOLERANCE, `${message}: ${g.id} passes the filter and keeps its score`);
   });
 }
 
@@ -219,7 +217,7 @@ describe('vector index', () => {
     assert.ok(found / 500 >= 0.95, `recall@10 ${found / 500}`);
     assert.equal(index.search(late.vector!, {}, 1)![0]!.id, late.id);
 
-    // Rare combination (under exactBelow): exact, the full scan's answer (up to int8 near-ties).
+    // Rare combination (under exactBelow): exact, the full scan's answer (up to half-float near-ties).
     const rare: SearchFilters = { category: 'Legal', city: 'Berlin', serviceType: 'hybrid' };
     const q = randomVector();
     assertNearlyExact(rows, q, rare, 10, index.search(q, rare, 10), 'rare');

@@ -3,18 +3,18 @@ import type { Graph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
-import { loadNativeKernels, type DotRowsInt8 } from '../../platform/native.js';
+import { loadNativeKernels, type DotRowsHalf } from '../../platform/native.js';
 import { filterPredicate, hasFilters, TextColumn, type FilterColumns } from './index-filters.js';
 import { TopK } from './top-k.js';
 import { unitVector } from './vector-math.js';
-import { dotInt8At, int8Row, quantizeRow } from '../../lib/int8-vectors.js';
+import { dotHalfAt, halfRow, toHalf } from '../../lib/half-float.js';
 import { writeArrayFile, type ArrayFileReader, type NumericArray } from '../../lib/array-file.js';
 import type { NameIndexState } from './name-index.js';
 import type { KeywordIndexState } from './keyword-index.js';
 
 /**
  * The semantic side of search, in process: every live company's unit-length embedding in one
- * matrix of int8 rows with a scale each (lib/int8-vectors.ts: 516 B a company at 512 dimensions; shared
+ * matrix of half floats (binary16 in a Uint16Array: 1 KB a company at 512 dimensions; shared
  * memory, so the HNSW builder thread reads it without a copy) plus the columns the search filters
  * read, their text interned (index-filters.ts TextColumn). PostgreSQL stays the source of truth; vector-sync.ts keeps
  * this copy in step with it before any search that reads a newer corpus version.
@@ -23,8 +23,8 @@ import type { KeywordIndexState } from './keyword-index.js';
  * - filters leaving at most `exactBelow` companies (and any directory that small): an exact scan
  *   of those rows, complete, the same answer as PostgreSQL's exact scan;
  * - otherwise the HNSW graph (usearch, int8-quantised), asked for more neighbours than needed
- *   (more still when filters drop some), every candidate re-scored from the int8 rows
- *   (a cosine within about 3e-4 of the float32 one); when too few candidates pass the filters, the exact scan answers instead;
+ *   (more still when filters drop some), every candidate re-scored from the half-float vectors
+ *   (a cosine within about 1e-5 of the float32 one); when too few candidates pass the filters, the exact scan answers instead;
  * - with `chooseByCost`, a filter leaving more than `exactBelow` (and at most half the directory)
  *   is still scanned exactly when rows × measured cost per row is below neighbours asked ×
  *   measured cost per neighbour: the scan is complete, so it is preferred whenever it is cheaper.
@@ -71,9 +71,7 @@ export class SearchIndex {
   readonly dimensions: number;
   private options: SearchIndexOptions;
   private capacity = 0;
-  private matrix: Int8Array<ArrayBufferLike> = new Int8Array(0);
-  /** Each row's scale (lib/int8-vectors.ts). */
-  private scales: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  private matrix: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
   private readonly slotOf = new Map<string, number>();
   private idOf: string[] = [];
   private live = new Uint8Array(0);
@@ -91,7 +89,7 @@ export class SearchIndex {
   /** Reused while collecting matches (one allocation per directory size, not per filter). */
   private scratch = new Int32Array(0);
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
-  private readonly dotRows: DotRowsInt8 | undefined;
+  private readonly dotRows: DotRowsHalf | undefined;
   private dotScratch = new Float64Array(0);
   /** Slots of the graph's short list that pass the filters, re-scored in one native call. */
   private rescoreSlots = new Int32Array(0);
@@ -117,7 +115,7 @@ export class SearchIndex {
   constructor(options: SearchIndexOptions) {
     this.options = options;
     this.dimensions = options.dimensions;
-    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRowsInt8;
+    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRowsHalf;
     this.scanCost = this.dotRows ? 0.3 : 1;
     this.grow(1024);
   }
@@ -155,7 +153,7 @@ export class SearchIndex {
   memory(): Record<string, number> {
     const c = this.cols;
     return {
-      vectors: this.matrix.byteLength + this.scales.byteLength,
+      vectors: this.matrix.byteLength,
       'filter numbers': this.live.byteLength + c.verified.byteLength + c.latitude.byteLength + c.longitude.byteLength,
       'filter text codes': Object.values(this.textColumns()).reduce((sum, column) => sum + column.bytes, 0),
     };
@@ -170,12 +168,9 @@ export class SearchIndex {
   private grow(min: number) {
     const capacity = Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
     const d = this.dimensions;
-    const matrix = new Int8Array(new SharedArrayBuffer(capacity * d));
+    const matrix = new Uint16Array(new SharedArrayBuffer(capacity * d * 2));
     matrix.set(this.matrix.subarray(0, this.used * d));
     this.matrix = matrix;
-    const scales = new Float32Array(new SharedArrayBuffer(capacity * 4));
-    scales.set(this.scales.subarray(0, this.used));
-    this.scales = scales;
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;
@@ -215,9 +210,12 @@ export class SearchIndex {
     let norm = 0;
     for (let i = 0; i < d; i++) norm += row.vector[i]! * row.vector[i]!;
     norm = Math.sqrt(norm) || 1;
+    const base = slot * d;
     const unit = new Float32Array(d);
-    for (let i = 0; i < d; i++) unit[i] = row.vector[i]! / norm;
-    quantizeRow(unit, this.matrix, this.scales, slot);
+    for (let i = 0; i < d; i++) {
+      unit[i] = row.vector[i]! / norm;
+      this.matrix[base + i] = toHalf(unit[i]!);
+    }
     this.live[slot] = 1;
     this.cols.category.set(slot, row.category.toLowerCase());
     this.cols.countryCode.set(slot, row.countryCode);
@@ -257,14 +255,14 @@ export class SearchIndex {
     }
   }
 
-  /** The shared matrix and scales (lib/int8-vectors int8Row reads a row) and live slots, for a builder thread (a snapshot: later writes are tracked). */
-  snapshotForBuild(): { matrix: Int8Array<ArrayBufferLike>; scales: Float32Array<ArrayBufferLike>; slots: Int32Array } {
+  /** The shared matrix (half floats: vector-math halfRow reads a row) and live slots, for a builder thread (a snapshot: later writes are tracked). */
+  snapshotForBuild(): { matrix: Uint16Array<ArrayBufferLike>; slots: Int32Array } {
     this.building = true;
     this.changedDuringBuild.clear();
     const slots = new Int32Array(this.slotOf.size);
     let n = 0;
     for (const slot of this.slotOf.values()) slots[n++] = slot;
-    return { matrix: this.matrix, scales: this.scales, slots };
+    return { matrix: this.matrix, slots };
   }
 
   /** Installs a graph built from snapshotForBuild() and replays the writes made meanwhile. */
@@ -275,14 +273,14 @@ export class SearchIndex {
     for (const slot of this.changedDuringBuild) {
       const key = BigInt(slot);
       if (graph.contains(key)) graph.remove(key);
-      if (this.live[slot]) graph.add(key, int8Row(this.matrix, this.scales, d, slot));
+      if (this.live[slot]) graph.add(key, halfRow(this.matrix, d, slot));
     }
     this.changedDuringBuild.clear();
   }
 
   /**
    * Writes the whole index but its graph to `file` (lib/array-file.ts), synchronously, so that the file is one
-   * state of the index: the int8 rows and their scales, the filter columns, the slots' company ids, the name and keyword
+   * state of the index: the half-float rows, the filter columns, the slots' company ids, the name and keyword
    * indexes. search-index.sync.ts keeps it with the graph and the watermark (index-snapshot.ts).
    */
   writeSnapshot(file: string): void {
@@ -292,7 +290,7 @@ export class SearchIndex {
     const names = this.nameIndex?.exportState('names.');
     const keywords = this.keywordIndex?.exportState('keywords.');
     const arrays: Record<string, NumericArray> = {
-      matrix: this.matrix.subarray(0, used * this.dimensions) as Int8Array, scales: this.scales.subarray(0, used) as Float32Array,
+      matrix: this.matrix.subarray(0, used * this.dimensions) as Uint16Array,
       live: this.live.subarray(0, used), verified: c.verified.subarray(0, used), latitude: c.latitude.subarray(0, used), longitude: c.longitude.subarray(0, used),
       ...Object.fromEntries(Object.entries(texts).map(([k, column]) => [`col.${k}`, column.slots.subarray(0, used)])),
       ...names?.arrays,
@@ -318,8 +316,7 @@ export class SearchIndex {
     const live = meta.ids.reduce((n, id) => n + (id ? 1 : 0), 0);
     this.reserve(Math.max(meta.used, Math.ceil(live * 1.05) + 1024));
     const c = this.cols;
-    await reader.readInto('matrix', this.matrix as Int8Array);
-    await reader.readInto('scales', this.scales as Float32Array);
+    await reader.readInto('matrix', this.matrix as Uint16Array);
     await reader.readInto('live', this.live);
     await reader.readInto('verified', c.verified);
     await reader.readInto('latitude', c.latitude);
@@ -410,13 +407,13 @@ export class SearchIndex {
       if (accept && !accept(slot)) continue;
       slots[passed++] = slot;
     }
-    // The graph's distances are approximate: the short list is re-scored from the rows (natively when built).
+    // The graph's distances are int8: the short list is re-scored from the half-float rows (natively when built).
     if (this.dotRows && q.length === this.dimensions) {
       if (this.dotScratch.length < passed) this.dotScratch = new Float64Array(passed);
-      this.dotRows(this.matrix as Int8Array, this.scales as Float32Array, this.dimensions, slots, passed, q, this.dotScratch);
+      this.dotRows(this.matrix as Uint16Array, this.dimensions, slots, passed, q, this.dotScratch);
       for (let i = 0; i < passed; i++) heap.push(slots[i]!, this.dotScratch[i]!);
     } else {
-      for (let i = 0; i < passed; i++) heap.push(slots[i]!, dotInt8At(this.matrix, this.scales, this.dimensions, q, slots[i]!));
+      for (let i = 0; i < passed; i++) heap.push(slots[i]!, dotHalfAt(this.matrix, this.dimensions, q, slots[i]!));
     }
     if (filtered) {
       this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
@@ -509,12 +506,12 @@ export class SearchIndex {
     if (matches && this.dotRows && q.length === this.dimensions) {
       // Native: the dot products of every matching row in one call (about 3.5x the JavaScript loop's speed).
       if (this.dotScratch.length < matches.count) this.dotScratch = new Float64Array(matches.count);
-      this.dotRows(this.matrix as Int8Array, this.scales as Float32Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
+      this.dotRows(this.matrix as Uint16Array, this.dimensions, matches.slots, matches.count, q, this.dotScratch);
       for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, this.dotScratch[i]!);
     } else if (matches) {
-      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, dotInt8At(this.matrix, this.scales, this.dimensions, q, matches.slots[i]!));
+      for (let i = 0; i < matches.count; i++) heap.push(matches.slots[i]!, dotHalfAt(this.matrix, this.dimensions, q, matches.slots[i]!));
     } else {
-      for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, dotInt8At(this.matrix, this.scales, this.dimensions, q, slot));
+      for (let slot = 0; slot < this.used; slot++) if (this.live[slot] && (!accept || accept(slot))) heap.push(slot, dotHalfAt(this.matrix, this.dimensions, q, slot));
     }
     return heap.sorted();
   }

@@ -1,9 +1,9 @@
 import usearch, { type IndexConfig } from 'usearch';
-import { int8Row } from '../../lib/int8-vectors.js';
+import { halfRow } from '../../lib/half-float.js';
 
 /**
  * The HNSW graph's settings (usearch): cosine metric, vectors quantised to int8 (a quarter of the
- * memory; candidates are re-scored from the index's own rows, so quantisation only affects which
+ * memory; candidates are re-scored from the float vectors, so quantisation only affects which
  * neighbours are found), 16 links per node, 256 candidates kept while building and at least 256 while
  * searching (searchBreadth: more in larger directories; a search asks for 400 neighbours unfiltered, which
  * widens it to 400 anyway). The building breadth decides how well the
@@ -55,16 +55,15 @@ export function searchBreadth(count: number): number {
   return Math.min(MAX_BREADTH, 2 ** Math.ceil(Math.log2(wanted)));
 }
 
-/** The index's rows (SearchIndex.snapshotForBuild): int8 with a scale each, and the live slots. */
+/** The index's rows (SearchIndex.snapshotForBuild): half floats, and the live slots. */
 export interface GraphSource {
-  matrix: Int8Array<ArrayBufferLike>;
-  scales: Float32Array<ArrayBufferLike>;
+  matrix: Uint16Array<ArrayBufferLike>;
   slots: Int32Array;
 }
 
 /** Adds every live row of `source` to `graph`, keyed by slot, widened to float32 a chunk at a time (usearch takes float32). */
 export function addRows(graph: Graph, source: GraphSource, dimensions: number, threads: number): void {
-  const { matrix, scales, slots } = source;
+  const { matrix, slots } = source;
   const chunk = 4096;
   for (let start = 0; start < slots.length; start += chunk) {
     const n = Math.min(chunk, slots.length - start);
@@ -73,7 +72,7 @@ export function addRows(graph: Graph, source: GraphSource, dimensions: number, t
     for (let i = 0; i < n; i++) {
       const slot = slots[start + i]!;
       keys[i] = BigInt(slot);
-      int8Row(matrix, scales, dimensions, slot, vectors, i * dimensions);
+      halfRow(matrix, dimensions, slot, vectors, i * dimensions);
     }
     graph.add(keys, vectors, threads);
   }

@@ -3,15 +3,15 @@ import { addRows, newGraph } from './vector-graph.js';
 
 /**
  * Builds the HNSW graph of the vector index off the main thread (100k companies take about a
- * minute on one core), reading the embeddings from the shared matrix (int8 rows, widened to float32 a chunk
+ * minute on one core), reading the embeddings from the shared matrix (half floats, widened to float32 a chunk
  * at a time for usearch), and writes it to `file`
  * for the main thread to load.
  */
-const { matrix, scales, slots, dimensions, file, threads } = workerData as { matrix: Int8Array; scales: Float32Array; slots: Int32Array; dimensions: number; file: string; threads: number };
+const { matrix, slots, dimensions, file, threads } = workerData as { matrix: Uint16Array; slots: Int32Array; dimensions: number; file: string; threads: number };
 
 try {
   const graph = newGraph(dimensions);
-  addRows(graph, { matrix, scales, slots }, dimensions, threads);
+  addRows(graph, { matrix, slots }, dimensions, threads);
   graph.save(file);
   parentPort!.postMessage({ ok: true, size: graph.size() });
 } catch (err) {
