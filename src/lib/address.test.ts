@@ -202,3 +202,27 @@ describe('findAddresses: the numbers of an address block (fresh set C)', () => {
     assert.ok(!a?.phoneDigits.includes('2505550199'), a?.phoneDigits.join(','));
   });
 });
+
+describe('findAddresses: shapes of fresh set D (fresh set D)', () => {
+  it('reads the country written between a US state and its ZIP', () => {
+    assert.deepEqual(cities(['Acme Beads, Inc. - One Bead Way, Grants Pass, OR USA 97526-2373']), ['97526 Grants Pass US']);
+    assert.deepEqual(cities(['12 Elm St, Bend, OR U.S.A. 97701']), ['97701 Bend US']);
+  });
+
+  it('reads a Brazilian town before its state code, the CEP on the same line or the next', () => {
+    assert.deepEqual(cities(['Rua das Flores, 120', 'Centro', 'Campinas - SP', 'CEP 13010-000']), ['13010-000 Campinas BR']);
+    assert.deepEqual(cities(['Av. Brasil, 500, Curitiba/PR, 80010-000']), ['80010-000 Curitiba BR']);
+    // a town the gazetteer does not place in Brazil is not read so
+    assert.deepEqual(cities(['Springfield - MA']), []);
+  });
+
+  it('reads a Slovak postcode (three digits, a space, two) before its town', () => {
+    assert.deepEqual(cities(['Example s.r.o.', 'Hlavná 12', '040 01 Košice', 'Slovensko']), ['040 01 Košice SK']);
+  });
+
+  it('skips a former UK county written between the town and the postcode', () => {
+    // (the bare "Cleveland" after the street line is also read as the US town, weakly: the site's country sets it aside)
+    assert.deepEqual(cities(['12 Station Road, Stockton-on-Tees,', 'Cleveland,', 'TS18 1AA']).filter((c) => c.endsWith('GB')), ['TS18 1AA Stockton-on-Tees GB']);
+    assert.deepEqual(cities(['4 Mill Lane, Winchester, Hants SO23 8AA']), ['SO23 8AA Winchester GB']);
+  });
+});

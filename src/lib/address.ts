@@ -1,7 +1,7 @@
 import { countryCode } from './countries.js';
 import { findCity } from './gazetteer.js';
 import { phonesInLine } from './phone.js';
-import { AU_STATES, CA_PROVINCE_NAMES, CA_PROVINCES, IE_COUNTIES, isRegionName, UK_AREAS, US_STATE_NAMES, US_STATES } from './regions.js';
+import { AU_STATES, BR_STATES, CA_PROVINCE_NAMES, CA_PROVINCES, IE_COUNTIES, isRegionName, UK_AREAS, US_STATE_NAMES, US_STATES } from './regions.js';
 
 export { isRegionName, regionOf } from './regions.js';
 
@@ -134,7 +134,8 @@ const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
   // a state and ZIP alone on their line: the town sits in the cell or line before ("New Braunfels" / "TX 78132")
   // "La Pine • Oregon • 97739": a dot or bar between the state and the ZIP, as between the other parts
-  { re: new RegExp(`(?:^|,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?(?:\\s+|\\s*[•·|]\\s*)(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
+  // "Grants Pass, OR USA 97526": the country written between the state and the ZIP
+  { re: new RegExp(`(?:^|,\\s*|\\s)(${US_STATES.join('|')}|${US_STATE_NAMES})\\.?,?(?:\\s+(?:USA|U\\.S\\.A\\.?|U\\.S\\.),?)?(?:\\s+|\\s*[•·|]\\s*)(\\d{5})(?:-\\d{4})?\\b`, 'g'), country: 'US' },
   // "Plymouth, MA · (508) 395-4410", "Tomball, Texas (866) ...": a state without ZIP, kept only for a city the gazetteer knows
   { re: new RegExp(`,\\s*(${US_STATES.join('|')}|${US_STATE_NAMES})()(?!\\s*[·•|]\\s*\\d{5})(?=\\s*$|\\s*[·•|,(]|\\s+[-–—]\\s)`, 'g'), country: 'US' },
   // "Vancouver, BC V6K 4L9", "Montréal (Québec) H2Y 2M8", "Ottawa, ON"
@@ -143,13 +144,17 @@ const ANCHORS: Anchor[] = [
   { re: new RegExp(`(?:,\\s*|\\s)(${AU_STATES.join('|')}),?\\s+(\\d{4})\\b`, 'g'), country: 'AU' },
   // "Tullamore, Co. Offaly": Ireland wrote no postcode before 2015, the county after the town; kept only for a town the gazetteer knows
   { re: new RegExp(`,\\s*(?:Co\\.?|County)\\s+(${IE_COUNTIES})()\\b`, 'g'), country: 'IE' },
+  // "São Bernardo do Campo - SP", "Curitiba/PR, 80010-000": Brazil's state code after a dash or slash, the CEP after it or on the
+  // next line; kept only for a town the gazetteer places in Brazil
+  { re: new RegExp(`(?:\\s[-–]\\s|\\s?/\\s?)(${BR_STATES.join('|')})\\b(?:[\\s,.-]*(?:CEP:?\\s*)?(\\d{5}-?\\d{3})\\b)?(?!\\s*\\p{L})`, 'gu'), country: 'BR' },
   // "Guildford GU1 4RR", "London\nE2 7RG"
   { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
 ];
 
 // Continental Europe writes the postcode before the town: "26721 Emden", "D-40764 Langenfeld", "CH-9001 St.Gallen",
-// "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa", "4745-330 Trofa".
-const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ' };
+// "I-39020 Kastelbell-Tschars", "1012 AB Amsterdam", "114 55 Stockholm", "00-950 Warszawa", "4745-330 Trofa",
+// "071 01 Michalovce".
+const EU_PREFIX: Record<string, string> = { D: 'DE', DE: 'DE', A: 'AT', AT: 'AT', CH: 'CH', I: 'IT', IT: 'IT', F: 'FR', FR: 'FR', B: 'BE', BE: 'BE', NL: 'NL', L: 'LU', LU: 'LU', DK: 'DK', S: 'SE', SE: 'SE', N: 'NO', NO: 'NO', FIN: 'FI', FI: 'FI', E: 'ES', ES: 'ES', P: 'PT', PT: 'PT', PL: 'PL', CZ: 'CZ', SK: 'SK' };
 const EU_COUNTRIES = new Set([...Object.values(EU_PREFIX), 'LI', 'IE', 'IS']);
 // Iceland's postcodes have three digits ("101 Reykjavík"): kept only for a town the gazetteer places in Iceland
 const EU_ANCHOR = new RegExp(`(?:^|[\\s,;|*(·•])(?:(${Object.keys(EU_PREFIX).join('|')})\\s?[-–]\\s?)?(\\d{4,5}|\\d{4}\\s?[A-Z]{2}|\\d{3}\\s\\d{2}|\\d{4}-\\d{3}|\\d{2}-\\d{3}|\\d{3})(?:\\s+[-–]\\s+|\\s+)(?=\\p{Lu})`, 'gu');
@@ -337,8 +342,8 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
     // "Southgate" / "MI" / "48195": a state and its ZIP each in their own cell read as one line
     const next = lines[idx + 1]?.trim() ?? '';
     const text = US_STATE_LINE.test(line.trim()) && /^\d{5}(?:-\d{4})?$/.test(next) ? `${line.trim()} ${next}` : line;
-    // cheap pre-check: every anchor needs a digit or a ", XX" region code
-    if (text.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]/.test(text)) {
+    // cheap pre-check: every anchor needs a digit, a ", XX" region code or a Brazilian " - SP"
+    if (text.length > 400 || !/\d|,\s*\(?[A-Z][A-Za-zé]|[-–/]\s?[A-Z]{2}\b/.test(text)) {
       bare();
       return;
     }
@@ -347,13 +352,14 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         const start = m.index ?? 0;
         const prev = lines.slice(Math.max(0, idx - 4), idx).filter((l) => l.length <= 120);
         const prefix = [...prev, text.slice(0, start)].join('\n');
-        const postalCode = m[2] ?? '';
+        // Brazil's CEP on the line after the town and state
+        const postalCode = m[2] || (a.country === 'BR' ? (/^CEP:?\s*(\d{5}-?\d{3})$/i.exec(next)?.[1] ?? '') : '');
         const found = townAfterCode(text.slice(start + m[0].length), a.country, m[1] ?? '', postalCode, cityBefore(prefix, a.country));
         if (!found) continue;
         const region = a.country === 'GB' ? '' : m[1] ?? '';
         if (a.country === 'CA' && !postalCode && !found.known) continue;
         if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
-        if (a.country === 'IE' && !found.known) continue;
+        if ((a.country === 'IE' || a.country === 'BR') && !found.known) continue;
         const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s)) ? 0.08 : 0);
         const street = found.streetParts.filter((s) => /\d|box/i.test(s) || STREET_WORD.test(s)).slice(-2).join(', ');
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|yard|visit|find us|address/i.test(l) && l.length < 60) ?? '';

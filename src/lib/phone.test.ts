@@ -144,3 +144,31 @@ describe('phonesInLine and choosePhone: fresh set C (fresh set C)', () => {
     assert.equal(choosePhone([...cands, cand('01689 555000', { label: 'Office:' })], ['GB'])?.e164, '+441689555000');
   });
 });
+
+describe('choosePhone: fresh set D (fresh set D)', () => {
+  it('takes a number written both as the telephone and as the fax as the phone', () => {
+    const cands = [cand('+34 963 555 010', { label: 'Teléfono:' }), cand('+34 963 555 010', { label: 'Fax:' })];
+    assert.equal(choosePhone(cands, ['ES'])?.e164, '+34963555010');
+    // a fax-only number stays out
+    assert.equal(choosePhone([cand('+34 963 555 010', { label: 'Fax:' })], ['ES']), undefined);
+  });
+
+  it('reads "for our international customers" as a line for callers abroad, wherever it stands in the sentence', () => {
+    const cands = [cand('888-555-0142', { label: 'Order by Phone:', chrome: true }), cand('888-555-0142', { label: 'Questions? Call us at' }), cand('714.555.0100', { label: 'For our international customers, please call' })];
+    assert.equal(choosePhone(cands, ['US'])?.e164, '+18885550142');
+  });
+
+  it('takes the sales line over the support line when nothing else tells them apart', () => {
+    const cands = [cand('888.555.0128', { label: 'Sales:', chrome: true }), cand('855.555.0177', { label: 'Support:', chrome: true })];
+    assert.equal(choosePhone(cands, ['US'])?.e164, '+18885550128');
+    assert.equal(choosePhone([cands[1]!, cands[0]!], ['US'])?.e164, '+18885550128');
+  });
+
+  it('keeps a toll-free number that is the site’s only line, held below the publish threshold', () => {
+    const chosen = choosePhone([cand('(866) 555-0201', { label: 'Toll Free:' })], ['US']);
+    assert.equal(chosen?.e164, '+18665550201');
+    assert.ok(chosen && chosen.confidence >= 0.5 && chosen.confidence < 0.85);
+    // beside a local line it still loses
+    assert.equal(choosePhone([cand('(866) 555-0201', { label: 'Toll Free:' }), cand('(310) 555-0100', { label: 'Phone:' })], ['US'])?.e164, '+13105550100');
+  });
+});

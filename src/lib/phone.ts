@@ -156,13 +156,19 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
 }
 
 // a line for callers abroad beside the main one ("International Phone +1-309-..."; "Acme International" is a name)
-const ABROAD = /(?:^|[|·•:]\s*)international\b(?!\s+(?:inc|ltd|llc|corp|group|airport)\b)|outside (the )?(us|usa|u\.s\.a?\.?|uk|canada|country)\b|from abroad|overseas/i;
+// ("For our international customers, please call ...")
+const ABROAD = /(?:^|[|·•:]\s*)international\b(?!\s+(?:inc|ltd|llc|corp|group|airport)\b)|\binternational (?:customers|callers|calls|clients|orders)\b|outside (the )?(us|usa|u\.s\.a?\.?|uk|canada|country)\b|from abroad|overseas/i;
+
+const TOLL_FREE_LABEL = /toll[\s-]?free|freephone|free\s?call|sans frais|\b1-?800\b/i;
+const TOLL_FREE_SCORE = -1.2;
 
 const LABEL_SCORES: [RegExp, number][] = [
   [/\bfax\b|\bfacsimile\b|\bf\s*[:.]/i, -10],
-  [/toll[\s-]?free|freephone|free\s?call|sans frais|\b1-?800\b/i, -1.2],
+  [TOLL_FREE_LABEL, TOLL_FREE_SCORE],
   [/after[\s-]?hours|emergency|24\s*\/?\s*7|24\s*hr|urgence/i, -1.0],
-  [/billing|accounts|sales|support|careers|media|press|bookings?\b/i, -0.4],
+  [/billing|accounts|support|careers|media|press|bookings?\b/i, -0.4],
+  // a directory's visitor is a new customer: the sales line is theirs before support's, billing's or the press's
+  [/sales/i, -0.2],
   [/mobile|cell|\bmob\b|\bm\s*[:.]/i, -0.2],
   [/main|office|phone|\btel\b|\bph\b|\bp\s*[:.]|\bt\s*[:.]|call|téléphone|tél/i, 0.6],
   [/head\s?office|headquarters|corporate|main office/i, 0.8],
@@ -236,6 +242,8 @@ interface RankedPhone {
   best: PhoneCandidate;
   seen: number;
   fax: boolean;
+  /** Labelled as a line to call somewhere ("Tel:", "Teléfono:"): written also as the fax, it is one line for both. */
+  called: boolean;
   /** Labelled as the line for callers abroad: no rival that makes a toll-free main line lose. */
   abroad: boolean;
   /** Written only in testimonials, reviews or sponsors' blocks: another party's, even when one stands by the main address. */
@@ -259,10 +267,12 @@ export function rankPhones(cands: PhoneCandidate[], countries: string[], hints: 
     const marked = label > 0 || c.source === 'jsonld' || c.source === 'microdata';
     const e = byNumber.get(parsed.e164);
     const abroad = ABROAD.test(c.label);
-    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5, abroad, quotedOnly: !!c.quoted, marked });
+    const called = label > 0;
+    if (!e) byNumber.set(parsed.e164, { parsed, score: s, best: c, bestScore: s, seen: 1, fax: label <= -5, called, abroad, quotedOnly: !!c.quoted, marked });
     else {
       e.seen++;
       e.fax ||= label <= -5;
+      e.called ||= called;
       e.abroad ||= abroad;
       e.quotedOnly &&= !!c.quoted;
       e.marked ||= marked;
@@ -271,13 +281,17 @@ export function rankPhones(cands: PhoneCandidate[], countries: string[], hints: 
     }
   });
   const messaging = (e: RankedPhone) => (hints.messagingOnly ?? []).some((d) => sameLine(d, e.parsed.e164));
-  const all = [...byNumber.values()];
+  // "Tel: 96 155 70 43" / "Fax: 96 155 70 43": one line for calls and faxes, a phone
+  const all = [...byNumber.values()].map((e) => ({ ...e, fax: e.fax && !e.called }));
   // a number the site labels as a mobile beside its freephone "Telephone" is the owner's own phone, not a local line it prefers
   const geographicRival = all.some((e) => !e.fax && !e.abroad && !messaging(e) && GEOGRAPHIC.test(e.parsed.type) && !MOBILE_LABEL.test(e.best.label));
+  // the site's one line: "Toll free" says which kind it is, not that another line is the main one
+  const alone = all.filter((e) => !e.fax).length === 1;
   return all
     .map(({ bestScore: _bestScore, ...e }) => {
       let score = e.score + Math.min(e.seen - 1, 3) * 0.35;
       if (e.fax) score -= 10;
+      if (alone && TOLL_FREE_LABEL.test(e.best.label)) score -= TOLL_FREE_SCORE;
       if (messaging(e)) score += PLACE_SCORES.messagingOnly;
       const nearMain = !e.quotedOnly && near.some((d) => sameLine(d, e.parsed.e164));
       if (nearMain) score += PLACE_SCORES.nearMainAddress;

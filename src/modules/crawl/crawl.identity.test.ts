@@ -171,3 +171,12 @@ describe('identify: a number written for the country of an address line (fresh s
     assert.equal(id.phone?.e164, '+448455190000');
   });
 });
+
+describe('identify: the numbers by the main address (fresh set D)', () => {
+  it('takes the number written by the full address over one by the town and state alone in a tagline', () => {
+    const html = `<html><body><header><p>Acme Homes Springfield, IL | Custom Home Builders</p><p>Call Us Today: (217) 555-0100</p></header>
+      <main><h1>New homes</h1></main><footer><p>Acme Homes<br>12 Oak Drive<br>Springfield, IL 62701<br>Phone: (217) 555-0199</p></footer></body></html>`;
+    const id = identify(assembleMaterial([extractPage(html, 'https://acmehomes.example.com/')], 'https://acmehomes.example.com/'));
+    assert.equal(id.phone?.e164, '+12175550199');
+  });
+});

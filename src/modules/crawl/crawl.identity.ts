@@ -104,7 +104,11 @@ export function identify(m: Material): Identity {
   const tries = [siteCountry, tld, ...ranked.map((r) => r[0]), langCountry, 'US'].filter((c): c is string => !!c);
   const calling = pages.flatMap((p) => p.contact.calling);
   const messagingOnly = pages.flatMap((p) => p.contact.messaging).filter((d) => !calling.some((c) => sameLine(c, d)));
-  const nearMainAddress = mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') }).flatMap((a) => a.phoneDigits);
+  const mainBlock = mainAddressBlock(found, { city: m.structuredAddress?.city ?? '', phone: m.org?.telephone || (phoneCands.find((c) => c.source === 'jsonld' || c.source === 'microdata')?.raw ?? '') });
+  // the town and state alone in a tagline ("Acme Homes Huntsville, AL" / "Call Us Today: ...") is a mention, not the address
+  // block: the numbers by the main address are those written by one with its street or postcode, when the site writes one
+  const fullMain = mainBlock.filter((a) => a.street || a.postalCode);
+  const nearMainAddress = (fullMain.length ? fullMain : mainBlock).flatMap((a) => a.phoneDigits);
   const phone = choosePhone(phoneCands, [...new Set(tries)], { nearMainAddress, messagingOnly });
 
   // 4. Main address: a head-office label, the main phone next to it, the header or footer, repetition, order

@@ -47,7 +47,8 @@ const LEGAL = /\b(llc|l\.l\.c|inc|incorporated|ltd|limited|pty|llp|pllc|plc|co|c
 /** Names compare without case, punctuation, a leading "The" or a trailing legal form. */
 export function sameName(a: string, b: string): boolean {
   const norm = (s: string) => {
-    let t = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
+    // letters of any script ("МузДом"), not only Latin ones
+    let t = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' and ').replace(/[^\p{L}\p{N} ]+/gu, ' ').replace(/\s+/g, ' ').trim();
     for (let i = 0; i < 3; i++) t = t.replace(LEGAL, '').trim();
     return t.replace(/^the /, '');
   };
@@ -55,7 +56,7 @@ export function sameName(a: string, b: string): boolean {
 }
 
 export function samePlace(a: string, b: string): boolean {
-  const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\bst\.?\s/g, 'saint ').replace(/[^a-z]+/g, '');
+  const norm = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\bst\.?\s/g, 'saint ').replace(/[^\p{L}]+/gu, '');
   return norm(a) !== '' && norm(a) === norm(b);
 }
 
