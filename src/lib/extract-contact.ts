@@ -18,6 +18,8 @@ export interface ContactEvidence {
   calling: string[];
   /** The html lang attribute as written (en-GB, fr-CA), or the og:locale when only it has a region: a weak country hint. */
   locale: string;
+  /** Sentences of the site's header or footer that say where it is based ("a family business based in Hillsborough, NC"). */
+  selfLines: string[];
 }
 
 const BLOCK = new Set('p div li tr td th h1 h2 h3 h4 h5 h6 address section header footer nav ul ol table center dd dt article aside main form blockquote figure figcaption dl'.split(' '));
@@ -295,5 +297,11 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   const lang = ($('html').attr('lang') ?? '').trim();
   const ogLocale = ($('meta[property="og:locale"]').first().attr('content') ?? '').trim().replace('_', '-');
   const locale = /^[a-z]{2}-[a-z]{2}$/i.test(lang) || !/^[a-z]{2}-[a-z]{2}$/i.test(ogLocale) ? lang : ogLocale;
-  return { names, phones, addresses, messaging, calling, locale };
+  const selfLines = [...new Set(page.filter((l) => l.chrome && !l.quoted && l.text.length <= 300 && BASED_IN.test(l.text) && !WEB_CREDIT.test(l.text)).map((l) => l.text))].slice(0, 5);
+  return { names, phones, addresses, messaging, calling, locale, selfLines };
 }
+
+/** Where a sentence says the business is based (lib/self-described-place.ts reads the town after it). */
+const BASED_IN = /\b(?:based|located|headquartered|situated)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)\b|\bSitz in\b|\b(?:basée?s?|située?s?|implantée?s?)\s+à(?=\s)/i;
+/** A footer's credit to the web designer or host, often "a studio based in …": its town is not the business's. */
+const WEB_CREDIT = /\b(?:designed|developed|built|powered|hosted|created|made|maintained|managed|optimi[sz]ed)\s+(?:and\s+\w+\s+)?by\b|\bweb\s?(?:site\s+)?(?:design|development)\b|\b(?:web)?site\s+by\b|\bmarketing\s+by\b/i;

@@ -13,7 +13,8 @@ import { findCity, placeKey, type GazetteerCity } from './gazetteer.js';
  * "Mobile", "Bath") counts only with its state or country, or after "based in" and its kin. Pure apart from the lazily
  * loaded gazetteer and word list.
  */
-export type SelfTextKind = 'title' | 'site-name' | 'heading' | 'description' | 'paragraph' | 'menu' | 'footer';
+/** 'footer': the copyright line; 'footer-sentence': a sentence of the site's header or footer that says where it is based. */
+export type SelfTextKind = 'title' | 'site-name' | 'heading' | 'description' | 'paragraph' | 'menu' | 'footer' | 'footer-sentence';
 
 export interface SelfText {
   kind: SelfTextKind;
@@ -38,7 +39,7 @@ export interface SelfDescribedPlace {
 }
 
 /** Kinds that repeat one statement: the title, og:title, site name and h1; the meta and og descriptions. */
-const GROUP: Record<SelfTextKind, string> = { title: 'name', 'site-name': 'name', heading: 'name', description: 'description', paragraph: 'body', menu: 'menu', footer: 'footer' };
+const GROUP: Record<SelfTextKind, string> = { title: 'name', 'site-name': 'name', heading: 'name', description: 'description', paragraph: 'body', menu: 'menu', footer: 'footer', 'footer-sentence': 'footer' };
 /** Where a bare "in <Town>" is a tagline: the body's "in Paris" may be anything. */
 const TAGLINE = new Set<SelfTextKind>(['title', 'site-name', 'heading', 'description']);
 /** Where a town and its state open a part of their own ("Wilmington, NC" as a title segment, "Acme Yoga, Wilmington, NC" as the copyright holder). */

@@ -50,6 +50,25 @@ describe('crawl: the town a site without an address gives as its own (issue 40)'
     assert.equal(p.country, 'United States', 'the phone still gives the country');
   });
 
+  it('reads a footer sentence saying where the business is based, and holds it', async () => {
+    const body = '<main><h1>Acme Soccer Shop</h1><p>Jerseys, boots and balls. Call (919) 555-0142.</p></main>'
+      + '<footer><p>Acme Soccer Shop is a family business based in Hillsborough, North Carolina. We ship worldwide.</p><p>© 2025 Acme Soccer Shop</p></footer>';
+    const p = await analyse('https://acme-soccer.example.com/', { '/': page('<title>Acme Soccer Shop</title>', body) });
+    assert.equal(p.city, 'Hillsborough');
+    assert.equal(p.country, 'United States');
+    assert.equal(p.provenance.city?.method, 'self-described');
+    assert.ok(p.provenance.city!.confidence < PUBLISH_THRESHOLD.city, 'one kind of text: held for the owner');
+  });
+
+  it('does not take the web designer’s town from a footer credit, nor a sentence of the page’s body', async () => {
+    const credit = '<footer><p>Website designed by Pixel Studio, a web agency based in Raleigh, NC.</p><p>© 2025 Acme Soccer Shop</p></footer>';
+    const story = '<main><h1>Acme Soccer Shop</h1><p>Call (919) 555-0142.</p><article><p>Our supplier is based in Charlotte, North Carolina.</p></article></main>';
+    for (const body of [`<main><h1>Acme Soccer Shop</h1><p>Call (919) 555-0142.</p></main>${credit}`, `${story}<footer><p>© 2025 Acme Soccer Shop</p></footer>`]) {
+      const p = await analyse('https://acme-soccer.example.com/', { '/about/': page('<title>About | Acme Soccer Shop</title>', body) });
+      assert.equal(p.city, '', body);
+    }
+  });
+
   it('gives no town for the places a business serves', async () => {
     const head = '<title>House Cleaning | Acme Maids</title><meta name="description" content="Serving Raleigh, NC and surrounding areas since 2004.">';
     const p = await analyse('https://acme-maids.example.com/', { '/': page(head, '<main><h1>Acme Maids</h1><p>Call (919) 555-0142.</p></main>') });

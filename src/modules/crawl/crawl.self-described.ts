@@ -6,7 +6,8 @@ import { PUBLISH_THRESHOLD, type FieldSource, type Identity, type Material } fro
 
 /**
  * The last resort for a site that writes no postal address (issue 40): the town it gives as its own in its title, site
- * name, descriptions, first heading and paragraph, menu items or copyright line (lib/self-described-place.ts). A guess
+ * name, descriptions, first heading and paragraph, menu items, copyright line or a header or footer sentence saying where it is
+ * based (lib/self-described-place.ts). A guess
  * from one kind of text is held for the owner (below the city's publish threshold); two independent kinds that agree
  * (the title and the meta description) publish it.
  */
@@ -70,6 +71,7 @@ export function selfTexts(m: Material, id: Identity): SelfText[] {
       if (from >= 0) add('title', segs.slice(from).join(' | '), p.url);
     }
     for (const n of p.contact.names) if (n.source === 'copyright') add('footer', n.value, p.url);
+    for (const line of p.contact.selfLines) add('footer-sentence', line, p.url);
     for (const l of p.links) if (l.text.length <= 60 && sameSite(l.url, m.domain) && !POST_LINK.test(l.url)) add('menu', l.text, p.url);
   }
   return out;
