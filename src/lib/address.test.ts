@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findAddresses, regionOf } from './address.js';
+import { findAddresses } from './address.js';
+import { regionOf } from './regions.js';
 
 const cities = (lines: string[]) => findAddresses(lines).map((a) => `${a.postalCode} ${a.city} ${a.country}`);
 

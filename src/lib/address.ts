@@ -3,8 +3,6 @@ import { findCity } from './gazetteer.js';
 import { phonesInLine } from './phone.js';
 import { AU_STATES, BR_STATES, CA_PROVINCE_NAMES, CA_PROVINCES, IE_COUNTIES, isRegionName, UK_AREAS, US_STATE_NAMES, US_STATES } from './regions.js';
 
-export { isRegionName, regionOf } from './regions.js';
-
 /**
  * Postal addresses found by their shape in the visible lines of a page, for the US, Canada,
  * the UK and Australia: a locality anchor (state + ZIP, province + postal code, postcode,

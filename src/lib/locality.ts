@@ -1,4 +1,4 @@
-import { isRegionName } from './address.js';
+import { isRegionName } from './regions.js';
 import { countryCode } from './countries.js';
 import { findCity } from './gazetteer.js';
 import { distanceKm } from './geo.js';

@@ -1,4 +1,4 @@
-import { isRegionName, regionOf } from './address.js';
+import { isRegionName, regionOf } from './regions.js';
 import { countryCode } from './countries.js';
 import { isCommonEnglishWord } from './english-words.js';
 import { findCity, placeKey, type GazetteerCity } from './gazetteer.js';
