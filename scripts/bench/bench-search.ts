@@ -12,8 +12,9 @@
  *    path are the same as with real vectors.
  *    With --database-url, `--database-name NAME` keeps that database afterwards and reuses it when it
  *    already holds N companies (as --data-dir does for PGlite).
- * 3. Starts the real app (scripts/bench/bench-server.ts: src/app.ts plus the peer's routes) as a child
- *    process on that store and load-tests it over HTTP with autocannon, 10 connections:
+ * 3. Starts the real app as a child process on that store (the compiled server, dist/src/server.js, as `npm start`
+ *    runs it; with the peer, or `--tsx`, scripts/bench/bench-server.ts: src/app.ts plus the peer's routes, through
+ *    tsx) and load-tests it over HTTP with autocannon, 10 connections:
  *    /api/health (ceiling), novel queries, repeated queries, both with and without filters, and
  *    GET /companies/{id}. Prints p50, p99, req/s, the ratio to the ceiling, the server's peak RSS
  *    (VmHWM) and the mean time per search stage of each run (from /metrics: search_stage_seconds).
@@ -27,6 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBenchServer, type BenchServer } from './bench-start.js';
 import { loadTemplates, pick, PLACES, rnd, sentences, SERVICE_TYPES, SUFFIXES, SYLLABLES, type Template } from './lib/synthetic-companies.js';
@@ -55,6 +57,10 @@ const keepDir = option('--data-dir');
 const keepDatabase = option('--database-name');
 if (keepDatabase && !/^[a-z_][a-z0-9_]*$/.test(keepDatabase)) throw new Error('--database-name: lower-case letters, digits and _');
 const withPeer = !args.includes('--no-peer') && N <= 300_000;
+// Without the peer the bench measures what production runs: the compiled server (`npm start`: dist/src/server.js, built
+// first); `--tsx` runs src/ through tsx instead, as the benches before session 19 did (about 50-130 MB more resident).
+// The peer's routes live in scripts/bench/bench-server.ts, which runs through tsx.
+const compiled = !withPeer && !args.includes('--tsx');
 const reusing = Boolean(keepDir || keepDatabase);
 
 function log(msg: string) {
@@ -176,8 +182,9 @@ async function load(db: Db, templates: Template[]): Promise<string[]> {
 }
 
 function startServer(env: Record<string, string>, port: number): Promise<BenchServer> {
+  if (compiled) execFileSync(process.execPath, [path.join(root, 'scripts/dev/build-server.mjs')], { cwd: root, stdio: 'ignore' });
   return startBenchServer({
-    script: path.join(root, 'scripts/bench/bench-server.ts'),
+    script: path.join(root, compiled ? 'dist/src/server.js' : 'scripts/bench/bench-server.ts'),
     cwd: root,
     env: {
       ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
@@ -354,7 +361,7 @@ try {
   for (const row of rows) {
     console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
   }
-  console.log(`server peak RSS: ${rss.toFixed(0)} MB${withPeer ? ` (with the peer loaded as well: ${peerRss.toFixed(0)} MB)` : ''}`);
+  console.log(`server peak RSS: ${rss.toFixed(0)} MB (${compiled ? 'compiled server' : 'through tsx'})${withPeer ? ` (with the peer loaded as well: ${peerRss.toFixed(0)} MB)` : ''}`);
   console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests${withPeer ? ', 60 for the peer); peer = Orama on the same companies, vectors and query embedding' : ')'}`);
   console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${withPeer ? `${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}` : ''}`);
   single.forEach((row, i) => {

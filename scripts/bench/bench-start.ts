@@ -23,7 +23,9 @@ export function startBenchServer(options: {
   /** Extra Node flags for the server (profiling: `--cpu-prof`). */
   nodeArgs?: string[];
 }): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // A TypeScript script runs through tsx; the compiled server (dist/src/server.js, what `npm start` runs) without it.
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const poll = async () => {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Starts the service on a free port with an empty temporary store, waits for /api/health, then
-# asks the official MCP Inspector (CLI mode, a devDependency, works offline) for the tool list
-# of /mcp. Fails when the server does not come up or the Inspector reports an error.
+# Starts the service as production runs it (`npm start`: the compiled dist/, no tsx) on a free port with an empty
+# temporary store, waits for /api/health, checks that the files the compiled code reads beside it or from the project
+# folder are served (the widget's script, the public pages' stylesheet, the dashboard), then asks the official MCP
+# Inspector (CLI mode, a devDependency, works offline) for the tool list of /mcp. Fails when the server does not come
+# up, a file is missing or the Inspector reports an error.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -20,9 +22,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# What `npm start` runs: its prestart builds dist/, then node runs the compiled server.
+npm run build --silent
 PORT="$PORT" HOST=127.0.0.1 BASE_URL="$BASE" DATA_DIR="$DATA_DIR/data" SEED_DEMO=false \
   DATABASE_URL= LOG_LEVEL=warn RUN_JOBS=false NODE_ENV=development \
-  node --import tsx src/server.ts >"$LOG" 2>&1 &
+  node dist/src/server.js >"$LOG" 2>&1 &
 SERVER_PID=$!
 
 for _ in $(seq 1 120); do
@@ -37,6 +41,19 @@ done
 if ! curl -fsS "$BASE/api/health" >/dev/null 2>&1; then
   echo "mcp-inspector-check: server not healthy after 60 s" >&2
   cat "$LOG" >&2
+  exit 1
+fi
+
+for path in /widget.js /app/ /; do
+  if ! curl -fsS -o /dev/null "$BASE$path"; then
+    echo "mcp-inspector-check: the compiled server does not serve $path" >&2
+    cat "$LOG" >&2
+    exit 1
+  fi
+done
+STYLESHEET="$(curl -fsS "$BASE/" | grep -o 'href="/[^"]*\.css"' | head -1 | cut -d'"' -f2)"
+if [[ -z "$STYLESHEET" ]] || ! curl -fsS -o /dev/null "$BASE$STYLESHEET"; then
+  echo "mcp-inspector-check: the home page's stylesheet is not served" >&2
   exit 1
 fi
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { projectPath } from './paths.js';
 
 /**
  * One data layer on two drivers: PGlite (embedded, with pgvector) when DATABASE_URL is unset,
@@ -116,7 +116,7 @@ export function poolQueryable(pool: pg.Pool): Pick<Db, 'query' | 'transaction'> 
   };
 }
 
-export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const migrationsDir = projectPath('migrations');
 
 export function listMigrations(): string[] {
   return fs

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from './paths.js';
 
 /** out[n×m] = a[n×k] · w[k×m] + bias[m] (row-major float32); `relu` clamps at zero. */
 export type Sgemm = (a: Float32Array, n: number, k: number, w: Float32Array, m: number, bias: Float32Array | null, out: Float32Array, relu: boolean) => void;
@@ -17,7 +17,7 @@ export interface NativeKernels {
 }
 
 /** Where scripts/dev/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */
-export const NATIVE_KERNELS_PATH = fileURLToPath(new URL('../../native/build/kernels.node', import.meta.url));
+export const NATIVE_KERNELS_PATH = projectPath('native', 'build', 'kernels.node');
 
 let loaded: NativeKernels | undefined | null = null;
 

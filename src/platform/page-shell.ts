@@ -11,12 +11,9 @@ import { html, type SafeHtml } from '../lib/html.js';
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** Next to this file (the build copies it beside the compiled module). */
 function loadStylesheet(): string {
-  // Next to this file when run from src (tsx); from the build folder, back in src.
-  for (const p of [path.join(here, 'site.css'), path.resolve(here, '../../../src/platform/site.css')]) {
-    if (fs.existsSync(p)) return fs.readFileSync(p, 'utf8');
-  }
-  throw new Error('site.css not found');
+  return fs.readFileSync(path.join(here, 'site.css'), 'utf8');
 }
 
 /** The one stylesheet of the public pages (and the sign-in pages), addressed by its content hash. */

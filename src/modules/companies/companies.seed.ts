@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseCompaniesJsonl } from './companies.import.js';
 import type { CompaniesService } from './companies.service.js';
+import { projectPath } from '../../platform/paths.js';
 
-export const demoFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../seed/demo-companies.jsonl');
+export const demoFile = projectPath('seed', 'demo-companies.jsonl');
 
 /** Seeds the demo directory into an empty store (first start of the embedded default). */
 export async function seedDemoIfEmpty(companies: CompaniesService, log: FastifyBaseLogger): Promise<number> {

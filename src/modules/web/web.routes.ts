@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../platform/errors.js';
+import { projectPath } from '../../platform/paths.js';
 
 /**
  * Serves the dashboard (web/, a Vite + React SPA) from its build folder:
@@ -28,7 +28,7 @@ const TYPES: Record<string, string> = {
 };
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+export const WEB_DIST = projectPath('web', 'dist');
 
 export async function webRoutes(app: FastifyInstance, { distDir = WEB_DIST }: WebRoutesOptions): Promise<void> {
   const root = resolve(distDir);

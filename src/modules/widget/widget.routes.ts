@@ -12,12 +12,9 @@ import type { WidgetService } from './widget.service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The embeddable script: next to this file under tsx, or in src/ when running the tsc build from dist/. */
+/** The embeddable script, next to this file (the build copies it beside the compiled module). */
 export function loadWidgetScript(): string {
-  for (const p of [path.join(here, 'widget.client.js'), path.resolve(here, '../../../../src/modules/widget/widget.client.js')]) {
-    if (fs.existsSync(p)) return fs.readFileSync(p, 'utf8');
-  }
-  throw new Error('widget.client.js not found');
+  return fs.readFileSync(path.join(here, 'widget.client.js'), 'utf8');
 }
 
 /** The calling site: a browser's Origin header wins; site_origin serves callers that send none. */
