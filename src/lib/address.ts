@@ -1,3 +1,4 @@
+import { cyrillicAddress } from './address-cyrillic.js';
 import { countryCode } from './countries.js';
 import { findCity } from './gazetteer.js';
 import { phonesInLine } from './phone.js';
@@ -337,6 +338,8 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         out.push({ ...a, label: tidy(labelLine), lineIndex: idx, phoneDigits: blockPhones(lines, idx, a.street), chrome: chromeLines.has(idx) });
       }
     }
+    const cyrillic = cyrillicAddress(line, countryHint);
+    if (cyrillic) out.push({ ...cyrillic, label: '', lineIndex: idx, phoneDigits: blockPhones(lines, idx, cyrillic.street), chrome: chromeLines.has(idx) });
     // "Southgate" / "MI" / "48195": a state and its ZIP each in their own cell read as one line
     const next = lines[idx + 1]?.trim() ?? '';
     const text = US_STATE_LINE.test(line.trim()) && /^\d{5}(?:-\d{4})?$/.test(next) ? `${line.trim()} ${next}` : line;

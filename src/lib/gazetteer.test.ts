@@ -27,4 +27,16 @@ describe('gazetteer', () => {
     assert.equal(findCity('Nowhereville'), undefined);
     assert.equal(largestCity('JP')?.country, 'JP');
   });
+
+  it('finds cities written in Cyrillic, which GeoNames names in Latin letters', () => {
+    assert.equal(findCity('Уфа', 'RU')?.name, 'Ufa');
+    assert.equal(findCity('Екатеринбург')?.name, 'Yekaterinburg', 'a word-initial е is ye');
+    assert.equal(findCity('Санкт-Петербург')?.name, 'Saint Petersburg');
+    assert.deepEqual([findCity('Москва')?.name, findCity('Москва')?.country], ['Moscow', 'RU'], 'not the small Moskva GeoNames also holds');
+    // Ukrainian spelling, told apart by its own letters
+    assert.equal(findCity('Київ')?.name, 'Kyiv');
+    assert.equal(findCity('Харків', 'UA')?.name, 'Kharkiv');
+    assert.equal(findCity('Одеса')?.country, 'UA');
+    assert.equal(findCity('Минск')?.country, 'BY');
+  });
 });

@@ -15,6 +15,22 @@ describe('phonesInLine: numbers as a person reads them in one line of a page', (
     assert.equal(phonesInLine('Tél. 01.20.19.45.67').length, 1);
   });
 
+  it('does not read a registry, tax or bank number as a phone (footers write them beside the phone)', () => {
+    assert.deepEqual(phonesInLine('P.IVA 01234567890'), []);
+    assert.deepEqual(phonesInLine('Partita IVA: 01234567890 - REA MI-1234567'), []);
+    assert.deepEqual(phonesInLine('SARL au capital de 8000 € - RCS Paris B 552 100 554 - SIRET 552 100 554 00012'), []);
+    assert.deepEqual(phonesInLine('USt-IdNr.: DE 123456789 · Amtsgericht Köln HRB 12345'), []);
+    assert.deepEqual(phonesInLine('ОГРН 1027700132195, ИНН 7707083893'), []);
+    assert.deepEqual(phonesInLine('ABN 12 345 678 901'), []);
+    assert.deepEqual(phonesInLine('Company No. 04567890 | VAT No. GB 123 4567 89'), []);
+    // the phone beside them still reads, with its own label
+    assert.deepEqual(phonesInLine('Tel. 02 1234 5678 | P.IVA 01234567890'), [{ raw: '02 1234 5678', label: 'Tel.' }]);
+    assert.deepEqual(phonesInLine('Tél. : 01 42 68 53 00 - SIREN 552 100 554'), [{ raw: '01 42 68 53 00', label: 'Tél. :' }]);
+    // a word that is an acronym only in capitals: "ein" is German, not an employer number
+    assert.equal(phonesInLine('Rufen Sie uns an, wir richten Ihnen alles ein: 0621 123456').length, 1);
+    assert.equal(phonesInLine('Accounts: 0161 496 0000').length, 1);
+  });
+
   it('does not read a template placeholder as a number', () => {
     assert.deepEqual(phonesInLine('(123) 555-6789'), []);
     assert.deepEqual(phonesInLine('Call 123-456-7890'), []);

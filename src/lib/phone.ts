@@ -108,6 +108,23 @@ function runOnCut(raw: string): number {
 const FAX_AFTER = /^\s*(?:\(\s*(?:fax|f)\s*\)|[-–—:]?\s*(?:fax|facsimile)\b\.?\s*(?:$|[|,;/·•]))/i;
 const FAX_BETWEEN = /^\s*(?:\(\s*(?:fax|f)\s*\)|[-–—:]?\s*(?:fax|facsimile)\b\.?\s*[|,;/·•])/i;
 
+// A company's registry, tax or bank number written where footers write phones: "P.IVA 01234567890" or "SIREN 552 100 554"
+// read as a phone of that country, "ОГРН 1027700132195", "ABN 12 345 678 901". Checked on the words right before the
+// number (a country prefix of a VAT number, "DE", "IT", may sit between). Short acronyms that are also words in some
+// language ("ein", "nie", "ape", "cf.") count only in capitals.
+const REGISTRY_TAIL = String.raw`\.?\s*(?:[:#.]|n[°º]|no\.?)?\s*(?:[A-Za-z]{2}\s?)?$`;
+const REGISTRY_WORDS = new RegExp(
+  String.raw`(?:\b(?:vat|tva|btw|mwst|iva|p\.?\s?iva|partita\s+iva|codice\s+fiscale|ust\.?[\s-]?id(?:[\s-]?nr)?|steuer[\s-]?(?:nr|nummer)|handelsregister|siret|siren|rcs(?:\s+[a-zà-ÿ' -]{2,30})?|kvk|abn|acn|arbn|nzbn|tax\s+id|org\.?\s?nr|iban|swift|sort\s+code|account\s+(?:no|number)|nmls(?:\s+id)?|licen[cs]e|company\s+(?:no|number|reg(?:istration)?)|reg(?:istration|istered)?\.?\s*(?:no|nr|number|num)|registered\s+(?:in\s+[a-z ]{2,30}\s+)?(?:no|number)|ondernemingsnummer|numéro\s+d['’]entreprise)` +
+    String.raw`|(?:огрн(?:ип)?|инн|кпп|окпо|р\/с|к\/с|бик))` + REGISTRY_TAIL,
+  'i',
+);
+const REGISTRY_ACRONYMS = new RegExp(String.raw`\b(?:EIN|REA|APE|NAF|NIE|NIF|CIF|C\.?F|GST|HST|BIC|HRB|HRA|CVR|KBO)` + REGISTRY_TAIL);
+
+function isRegistryLabel(before: string): boolean {
+  const tail = before.slice(-48).trimEnd();
+  return REGISTRY_WORDS.test(tail) || REGISTRY_ACRONYMS.test(tail);
+}
+
 /** Numbers in one line of visible text, each with the words just before it as its label. */
 export function phonesInLine(text: string): { raw: string; label: string }[] {
   const out: { raw: string; label: string; end: number }[] = [];
@@ -142,6 +159,10 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
       continue;
     }
     const before = line.slice(last, at);
+    if (isRegistryLabel(before)) {
+      last = end;
+      continue;
+    }
     out.push({ raw, label: before.replace(/^.*[|·•]\s*/, '').slice(-40).trim(), end });
     last = end;
   }
