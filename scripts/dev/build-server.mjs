@@ -8,7 +8,18 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+} catch {
+  // A production install without dev dependencies (`npm ci --omit=dev` after a build): run what was built.
+  if (fs.existsSync(path.join(root, 'dist/src/server.js'))) {
+    console.log('build-server: TypeScript is not installed; running the build already in dist/');
+    process.exit(0);
+  }
+  console.error('build-server: TypeScript is not installed and dist/ holds no build: run `npm install` (with dev dependencies) first');
+  process.exit(1);
+}
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 
 let copied = 0;
