@@ -32,6 +32,14 @@ describe('chooseName: a site name with a tagline', () => {
 });
 
 describe('copyrightName: the holder in a copyright line', () => {
+  it('stops at "all rights reserved" in other languages, and never takes the phrase itself for a holder', () => {
+    assert.equal(copyrightName('© 2019 Студия Эдвин. Все права защищены'), 'Студия Эдвин');
+    assert.equal(copyrightName('© 2020 Acme Srl Tutti i diritti riservati'), 'Acme Srl');
+    assert.equal(copyrightName('© 2015 Все Права Защищены'), '');
+    assert.equal(copyrightName('© 2015 Todos los derechos reservados'), '');
+    assert.equal(copyrightName('© 2018 Small Rights Agency'), 'Small Rights Agency');
+  });
+
   it('reads past a repeated mark and the year', () => {
     assert.equal(copyrightName('© Copyright 2021 Silkes Weinkeller GmbH. Alle Rechte vorbehalten.'), 'Silkes Weinkeller GmbH');
     assert.equal(copyrightName('Copyright © 2020 Agentur MARKE ICH'), 'Agentur MARKE ICH');
