@@ -1,11 +1,12 @@
 import { findCity } from './gazetteer.js';
+import { CYRILLIC_LETTER } from './romanise.js';
 
 /**
  * Addresses as Russian, Ukrainian and Belarusian sites write them: the town after its marker ("г. Уфа", "г.Москва",
  * "м. Київ") on a line that also names a street or a building ("ул.", "шоссе", "вул.", "д. 10"), or after a 5- or
  * 6-digit postcode ("450071, г. Уфа"). Without a marker a town's name in running text is usually inflected ("в Уфе")
  * and not read here. The town is kept as the page writes it, confirmed by the gazetteer (which spells it in Latin
- * letters: gazetteer.ts romanises it).
+ * letters: its placeKey romanises the name, romanise.ts).
  */
 export interface CyrillicAddress {
   street: string;
@@ -22,9 +23,11 @@ const WORD = String.raw`[А-ЯЁІЇЄҐ][а-яёіїєґ'’]+`;
 const TOWN_AFTER_MARKER = new RegExp(String.raw`(?<![\p{L}])(?:г|гор|город|м|місто)\.?\s*(${WORD}(?:[\s-]+(?:на[\s-]+)?[А-ЯЁІЇЄҐа-яё][а-яёіїєґ'’]+){0,2})`, 'gu');
 const STREET_MARKER = new RegExp(String.raw`(?<![\p{L}])(?:ул|пр|просп|пр-т|пер|наб|бул|б-р|вул|пл|ш|д|корп|стр|оф|кв)\.|улица|проспект|переулок|шоссе|набережная|бульвар|вулиця|площадь|офис|бутик|этаж|поверх`, 'iu');
 const POSTCODE = /(?<!\d)(\d{6}|\d{5})(?!\d)/;
+// countries whose addresses are written in Cyrillic
+const CYRILLIC_COUNTRIES = new Set(['RU', 'UA', 'BY', 'KZ', 'BG', 'RS', 'MK', 'KG', 'MD']);
 
 export function cyrillicAddress(line: string, countryHint = ''): CyrillicAddress | undefined {
-  if (line.length > 200 || !/[\u0400-\u04ff]/.test(line)) return undefined;
+  if (line.length > 200 || !CYRILLIC_LETTER.test(line)) return undefined;
   const postcode = POSTCODE.exec(line)?.[1] ?? '';
   if (!STREET_MARKER.test(line) && !postcode) return undefined;
   for (const m of line.matchAll(TOWN_AFTER_MARKER)) {
@@ -33,7 +36,7 @@ export function cyrillicAddress(line: string, countryHint = ''): CyrillicAddress
     for (let n = words.length; n > 0; n -= 2) {
       const town = words.slice(0, n).join('').trim();
       const hit = (countryHint ? findCity(town, countryHint) : undefined) ?? findCity(town);
-      if (!hit || !['RU', 'UA', 'BY', 'KZ', 'BG', 'RS', 'MK', 'KG', 'MD'].includes(hit.country)) continue;
+      if (!hit || !CYRILLIC_COUNTRIES.has(hit.country)) continue;
       const townEnd = (m.index ?? 0) + m[0].length - m[1]!.length + town.length;
       const street = line.slice(townEnd).replace(/^[\s,.;]+/, '').trim();
       const digits = /\d/.test(street);

@@ -167,7 +167,8 @@ const COPYRIGHT_RE = new RegExp(String.raw`(?:${MARK}\s*)+(?:(?:${YEARS}|${MARK}
 const TRAILING_YEARS = new RegExp(String.raw`[\s,;:–—-]*${YEARS}\s*$`);
 // "All rights reserved" in the languages of the development set's sites: never part of a name, nor a name alone
 const ALL_RIGHTS = String.raw`\b(?:all rights|tous droits|alle rechte|alle rechten|todos los derechos|tutti i diritti|wszelkie prawa|všechna práva)\b|(?<![а-яёіїєґ])(?:все|усі|всі)\s+права`;
-const COPYRIGHT_END = new RegExp(String.raw`\s*(?:${ALL_RIGHTS})|` + /\s*(?:\||·|•|–|—|\s-\s|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\btous droits\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|(?<!\b(?:Inc|Co|Ltd|Corp))\.$)/.source, 'i');
+const COPYRIGHT_END = new RegExp(String.raw`\s*(?:${ALL_RIGHTS})|` + /\s*(?:\||·|•|–|—|\s-\s|\bpowered by\b|\bwebsite\b|\bsite by\b|\bdesigned by\b|\bproudly\b|\bregistered\b|\babn\b|\bacn\b|\bcompany no\b|\bnmls\b|\blicen[cs]e\b|(?<!\b(?:Inc|Co|Ltd|Corp))\.$)/.source, 'i');
+const ALL_RIGHTS_ALONE = new RegExp(String.raw`^(?:${ALL_RIGHTS})`, 'i');
 // a full stop that ends a sentence, not an initial ("J. Walsh") or an abbreviation before a year
 const SENTENCE_END = /(?<!\b[A-Z])\.\s+(?=[A-Z][a-z])/;
 const LEGAL_SUFFIX = /^(.{2,60}?\b(?:LLC|L\.L\.C\.|Inc\.?|Ltd\.?|Limited|Pty\.? Ltd\.?|LLP|PLLC|P\.A\.|S\.C\.|Corp\.?|Co\.|GmbH))(?=$|[\s,.;|·])/;
@@ -191,7 +192,7 @@ export function copyrightName(line: string): string {
   }
   name = name.replace(/^(?:19|20)\d{2}\s*,?\s*/, '').trim();
   // "©Copyright" alone: the mark repeated, not a holder
-  return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) && !/^copyright$/i.test(name) && !new RegExp(`^(?:${ALL_RIGHTS})`, 'i').test(name) ? name : '';
+  return name.length >= 2 && name.length <= 80 && /\p{L}/u.test(name) && !/^copyright$/i.test(name) && !ALL_RIGHTS_ALONE.test(name) ? name : '';
 }
 
 /** A copyright line that stops after its marks and years ("©Copyright" / "2009- 2012" / "Acme Ltd"): the holder is on the next line. */

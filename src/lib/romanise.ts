@@ -1,6 +1,6 @@
 // Cyrillic letters in Latin ones, as GeoNames' romanised names spell them (BGN/PCGN for Russian, the national system for
 // Ukrainian, told apart by Ukrainian's own letters і ї є ґ): a page that writes "г. Уфа" or "Київ" names Ufa or Kyiv,
-// which GeoNames holds only in Latin letters; a shop called "МузДом" writes its domain muzdom.ru.
+// which GeoNames holds only in Latin letters.
 const CYRILLIC: Record<string, string> = {
   а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o',
   п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e',

@@ -7,7 +7,8 @@ import { migrationsDir } from './db.js';
 import { demoFile } from '../modules/companies/companies.seed.js';
 
 describe('project paths', () => {
-  it('finds the project folder, from src/ as from the compiled dist/src/', () => {
+  // From the compiled dist/src/, CI's scripts/ci/mcp-inspector-check.sh starts the built server and fetches its files.
+  it('finds the project folder from src/', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string };
     assert.equal(pkg.name, 'agentpages');
     assert.equal(projectPath('migrations'), path.join(PROJECT_ROOT, 'migrations'));
