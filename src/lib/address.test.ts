@@ -225,5 +225,7 @@ describe('findAddresses: shapes of fresh set D (fresh set D)', () => {
     // (the bare "Cleveland" after the street line is also read as the US town, weakly: the site's country sets it aside)
     assert.deepEqual(cities(['12 Station Road, Stockton-on-Tees,', 'Cleveland,', 'TS18 1AA']).filter((c) => c.endsWith('GB')), ['TS18 1AA Stockton-on-Tees GB']);
     assert.deepEqual(cities(['4 Mill Lane, Winchester, Hants SO23 8AA']), ['SO23 8AA Winchester GB']);
+    // a county in capitals with a full stop before the postcode
+    assert.deepEqual(cities(['Bedford Road, Petersfield,', 'HAMPSHIRE. GU32 3QF']), ['GU32 3QF Petersfield GB']);
   });
 });

@@ -98,7 +98,8 @@ function cityBefore(prefix: string, country: string): { city: string; known: boo
         return { city: upper ? hit.name : spacedAbbreviation(cand), known: true, streetParts: [...segments.slice(Math.max(0, i - 2), i), words.slice(0, -k).join(' ')].map(tidy).filter(Boolean) };
       }
     }
-    if (country === 'GB' && UK_AREAS.has(seg.toLowerCase())) continue;
+    // "Bedford Road, Petersfield," / "HAMPSHIRE. GU32 3QF": the county's full stop is no part of it
+    if (country === 'GB' && UK_AREAS.has(seg.replace(/[.,]+$/, '').toLowerCase())) continue;
     // "Lahaska, Bucks County, PA 18931": the county between the town and the state is not the town
     if (country !== 'GB' && /\s(county|parish|borough)$/i.test(seg)) continue;
     if (looksLikePlace(seg)) return { city: seg, known: false, streetParts: segments.slice(Math.max(0, i - 2), i) };

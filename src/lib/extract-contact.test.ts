@@ -82,6 +82,10 @@ describe('extractContact: the name as the page writes it (fresh set C)', () => {
     assert.ok(names('<p>Lamp Warehouse.com has been lighting homes since 1999.</p>', 'https://www.lampwarehouse.com/').some((n) => n.source === 'domain-phrase' && n.value === 'Lamp Warehouse'));
   });
 
+  it('finds the phrase in Cyrillic that spells the domain in Latin letters', () => {
+    assert.ok(names('<p>Гитары и клавишные в магазине МузДом с доставкой</p>', 'https://www.muzdom.ru/').some((n) => n.source === 'domain-phrase' && n.value === 'МузДом'));
+  });
+
   it('reads the copyright holder from the line after one of marks and years alone', () => {
     const found = names('<footer><p>©Copyright</p><p>2009- 2012</p><p>Acme Ice Cream of Ohio</p></footer>', 'https://acme.example/');
     assert.deepEqual(found.filter((n) => n.source === 'copyright').map((n) => n.value), ['Acme Ice Cream of Ohio']);

@@ -1,6 +1,7 @@
 import type * as cheerio from 'cheerio';
 import { findAddresses, type FoundAddress } from './address.js';
-import { domainLabel, nameKey, type NameEvidence } from './org-name.js';
+import { domainKey, domainLabel, type NameEvidence } from './org-name.js';
+import { romaniseCyrillic } from './romanise.js';
 import { phonesInLine, type PhoneCandidate } from './phone.js';
 import { toPlainLine } from './text.js';
 
@@ -206,13 +207,13 @@ function domainPhrase(lines: string[], pageUrl: string): string {
   const ending = URL.canParse(pageUrl) ? new URL(pageUrl).hostname.replace(/^www\./, '').split('.').slice(1).join('.') : '';
   for (const line of lines.slice(0, 300)) {
     // "&" is spelled "and" in a domain: "H&S Solicitors" on handssolicitors.co.uk
-    if (line.length > 300 || !line.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '').includes(label.slice(0, 4))) continue;
+    if (line.length > 300 || !romaniseCyrillic(line).toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '').includes(label.slice(0, 4))) continue;
     const words = line.split(/\s+/);
     for (let i = 0; i < words.length; i++) {
       for (let n = 1; n <= 5 && i + n <= words.length; n++) {
         let p = words.slice(i, i + n).join(' ').replace(/^[^\p{L}\d]+|[^\p{L}\d.&']+$/gu, '');
         if (ending && p.toLowerCase().endsWith(`.${ending}`) && p.length > ending.length + 1) p = p.slice(0, -ending.length - 1);
-        if (nameKey(p) === label) return p;
+        if (domainKey(p) === label) return p;
       }
     }
   }

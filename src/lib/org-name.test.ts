@@ -260,3 +260,60 @@ describe('copyrightName: the mark repeated is no holder (fresh set C)', () => {
     assert.equal(copyrightName('©Copyright 2009- 2012 Acme Ice Cream of Ohio'), 'Acme Ice Cream of Ohio');
   });
 });
+
+describe('chooseName: names in other scripts, and what names a page rather than the business', () => {
+  it('reads a name written in Cyrillic and compares it with the domain in romanised letters', () => {
+    const n = chooseName(
+      page([
+        { value: 'Музыкальные инструменты в магазине МузДом: гитары, клавишные, ударные', source: 'title' },
+        { value: 'Интернет-магазин МУЗДОМ', source: 'logo-alt' },
+        { value: 'МузДом.рф', source: 'copyright' },
+        { value: 'МузДом', source: 'domain-phrase' },
+      ]),
+      'muzdom.ru',
+    );
+    assert.match(n?.value ?? '', /^МузДом(\.рф)?$/);
+    assert.ok(corroborated('МузДом', 'title', 'muzdom', 1));
+  });
+
+  it('does not take a Latin name followed by a Cyrillic tagline for the same name as the Latin name alone', () => {
+    const n = chooseName(
+      [
+        {
+          names: [
+            { value: 'Хозяйственные сумки | «S-Style» - Сумки и аксессуары оптом', source: 'title' },
+            { value: 'S-Style. Сумки и аксессуары оптом', source: 'copyright' },
+          ],
+          url: 'http://www.sumka-style.ru/catalog/zhenskie-sumki/khozyaystvennye-sumki/',
+        },
+      ],
+      'sumka-style.ru',
+    );
+    assert.notEqual(n?.value, 'S-Style. Сумки и аксессуары оптом');
+    assert.notEqual(n?.value, 'Хозяйственные сумки');
+  });
+
+  it('scores down the title segment that spells the page\'s own address', () => {
+    const n = chooseName(
+      [
+        { names: [{ value: 'Catering – Gasthof Adler', source: 'title' }], url: 'https://adler-wirt.example/catering/' },
+        { names: [{ value: 'Catering | Gasthof Adler', source: 'title' }], url: 'https://adler-wirt.example/catering.html' },
+      ],
+      'adler-wirt.example',
+    );
+    assert.equal(n?.value, 'Gasthof Adler');
+  });
+
+  it('never takes a social link\'s alt text or a logo file\'s name for a name', () => {
+    const n = chooseName(
+      page([
+        { value: 'Follow Us on Facebook', source: 'image-alt' },
+        { value: '300dpi-triangle-logo-colour-option-7b', source: 'logo-alt' },
+        { value: 'Burnaby Cariboo RV Park', source: 'title' },
+      ]),
+      'bcrvpark.com',
+    );
+    assert.equal(n?.value, 'Burnaby Cariboo RV Park');
+    assert.ok(!n?.candidates.some((c) => /follow|300dpi/i.test(c.value)));
+  });
+});

@@ -1,5 +1,6 @@
 import { regionOf } from './regions.js';
 import { findCity } from './gazetteer.js';
+import { romaniseCyrillic } from './romanise.js';
 
 /** One name candidate a page offers, with where on the page it came from (extract-contact.ts reads them). */
 export interface NameEvidence {
@@ -46,7 +47,7 @@ const LEGAL = /[,\s]+(?:LLC|L\.L\.C\.|Inc\.?|Incorporated|Ltd\.?|Limited|Pty\.?\
 const JUNK = /^(home|homepage|welcome|index|untitled|logo|site logo|main|accueil|default|page not found|coming soon|(main |mobile |open |close )?menu|navigation|toggle navigation|filters?|filter results|refine results|skip to (main )?content|search|close|(shopping )?cart|log ?in|sign in|my account|back to top|privacy policy|terms of (use|service)|terms (&|and) conditions|site ?map|impressum|datenschutz(erklärung)?|legal notice|cookie policy)$/i;
 // An image's alt text that describes a badge, a seal or a picture rather than naming the business (issue 40):
 // "Secure Site security image", "Equal Housing Lender", "BBB Accredited Business", "Google My Business".
-const NOT_A_NAME_ALT = /\b(security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of|logos|security code|captcha|super lawyers|avvo|martindale)\b/i;
+const NOT_A_NAME_ALT = /\b(follow (?:us|me)|(?:like|find|join) us|connect with us|security image|secur(e|ity) (site|seal|badge)|badge|seal|accredit\w*|certified by|award|equal housing|fdic|nmls|bbb|better business bureau|verified|ssl|norton|mcafee|google (my business|reviews?)|five[- ]star|5[- ]star|rating|trustpilot|yelp|member of|as seen on|photo of|picture of|image of|logos|security code|captcha|super lawyers|avvo|martindale)\b/i;
 // A credential's badge ("Certified Elder Law Attorney*", "Board Certified Specialist"), or another company's own logo that a page
 // shows for its map, payments or social links ("Google", "PayPal", "Facebook")
 const BADGE_ALT = /^(?:board[- ])?certified\b|^(?:google(?: maps)?|facebook|twitter|youtube|linkedin|instagram|pinterest|paypal|visa|mastercard|american express|discover)$/i;
@@ -96,8 +97,9 @@ export function withoutTownTail(value: string): string {
 function altName(alt: string, source: NameEvidence['source']): string {
   if (source === 'logo-alt' && LOGO_SLUG.test(alt) && /(?:^|[-_])logo(?:$|[-_])/i.test(alt)) {
     const words = alt.split(/[-_]/).filter((w) => !SLUG_NOISE.test(w));
-    // "300dpi-triangle-logo-colour-option-7b" is a file's name, not the business's: left as written (a slug scores low)
-    if (words.length && words.length <= 4 && !words.some((w) => /\d/.test(w))) return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+    // "300dpi-triangle-logo-colour-option-7b" is a file's name, not the business's
+    if (!words.length || words.length > 4 || words.some((w) => /\d/.test(w))) return '';
+    return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
   }
   const s = alt.replace(FOUNDED_TAIL, '').replace(IMAGE_TAIL, '').replace(IMAGE_HEAD, '').trim();
   return IMAGE_ONLY.test(s) ? '' : s;
@@ -107,10 +109,23 @@ const SLOGAN_WORDS = /\b(for sale|near me|free|best|cheap|affordable|quality|ser
 
 const SITE_BUILDER_DEFAULT = /^(?:.+?['’]?s|my|meine?)\s+(?:webseite|website|web site|homepage|site)!?$/i;
 
-export function nameKey(s: string): string {
+function keyOf(s: string, letters: RegExp): string {
   let t = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   for (let i = 0; i < 2; i++) t = t.replace(LEGAL, '');
-  return t.toLowerCase().replace(/&/g, 'and').replace(/^the\s+/, '').replace(/[^a-z0-9]+/g, '');
+  return t.toLowerCase().replace(/&/g, 'and').replace(/^the\s+/, '').replace(letters, '');
+}
+
+/**
+ * One name however it is written: case, accents, spaces, punctuation, a leading "The" and a legal form aside. Letters of
+ * every script count, so "S-Style. Сумки оптом" is not the same name as "S-Style", and "МузДом" is a name at all.
+ */
+export function nameKey(s: string): string {
+  return keyOf(s, /[^\p{L}\p{N}]+/gu);
+}
+
+/** A name's key in the domain's letters (Latin, Cyrillic romanised): "МузДом" → muzdom, to compare with muzdom.ru. */
+export function domainKey(s: string): string {
+  return keyOf(romaniseCyrillic(s), /[^a-z0-9]+/g);
 }
 
 /** The registrable label of a domain: fincar.com.au → fincar, www.the-crown.co.uk → thecrown. */
@@ -121,11 +136,11 @@ export function domainLabel(domain: string): string {
 }
 
 function domainMatch(value: string, label: string): number {
-  const key = nameKey(value);
+  const key = domainKey(value);
   if (!key || !label) return 0;
   if (key === label) return 2.5;
   if (key.length >= 4 && (label.includes(key) || key.includes(label))) return 1.6;
-  const words = value.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'ltd', 'pty'].includes(w));
+  const words = romaniseCyrillic(value).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'ltd', 'pty'].includes(w));
   if (!words.length) return 0;
   const hits = words.filter((w) => label.includes(w)).length;
   // "Kitsilano Family Dental" on kitsdental.ca: initial letters of the words also count
@@ -155,6 +170,13 @@ function shapePenalty(value: string, source: string): number {
   return p;
 }
 
+/** The last segment of a page's path in name-key letters ("/leistungen/volunteer-work.html" → volunteerwork); empty for a home page. */
+function pageSlugKey(url: string): string {
+  const path = URL.canParse(url) ? new URL(url).pathname : '';
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  return domainKey(decodeURIComponent(last).replace(/\.[a-z0-9]{2,5}$/i, ''));
+}
+
 /** Title-like values are split into their segments; every segment is its own candidate. */
 function expand(e: NameEvidence, url: string): ScoredName[] {
   const v = e.value.replace(/^(welcome to|home\s*[-|:]\s*|bienvenue (chez|à))\s*/i, '').replace(/\s*[-|:]\s*home$/i, '').trim();
@@ -178,7 +200,9 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
     const alt = e.source === 'logo-alt' || e.source === 'image-alt';
     if (alt) s = altName(s, e.source);
     s = withoutTownTail(s);
-    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0);
+    // "Volunteers – The Triangle Volunteer Center" on /volunteers/: the segment that spells the page's own address names the page
+    const pageName = segs.length > 1 && (e.source === 'title' || e.source === 'og:title') && domainKey(s) !== '' && domainKey(s) === pageSlugKey(url);
+    const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0) - (pageName ? 1.2 : 0);
     // "Law Offices of Jane Roe, Estate Planning and Elder Law Attorney in Ohio": a title's name before its one comma, then what
     // the business does (a title too long to be a name keeps its head)
     const head = e.source === 'title' || e.source === 'og:title' ? /^([^,]{4,60}),\s+\p{L}[^,]+$/u.exec(s)?.[1] : undefined;
@@ -206,7 +230,7 @@ export function corroborated(value: string, source: string, label: string, sourc
   if (source === 'domain-phrase' || sourceCount >= 2) return true;
   if (domainMatch(value, label) >= 0.7) return true;
   // one distinctive word of the name in the domain ("OnPath Credit Union" on beonpath.org)
-  const words = value.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 4);
+  const words = romaniseCyrillic(value).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 4);
   return words.some((w) => label.includes(w));
 }
 

@@ -1,5 +1,5 @@
 import { countryCode, countryName } from '../../lib/countries.js';
-import { domainLabel, nameKey } from '../../lib/org-name.js';
+import { domainKey, domainLabel, nameKey } from '../../lib/org-name.js';
 import { selfDescribedPlace, type SelfText } from '../../lib/self-described-place.js';
 import { normalizeDomain } from '../../lib/url.js';
 import { PUBLISH_THRESHOLD, type FieldSource, type Identity, type Material } from './crawl.types.js';
@@ -54,7 +54,7 @@ export function selfTexts(m: Material, id: Identity): SelfText[] {
   const name = id.name && id.name.confidence >= PUBLISH_THRESHOLD.name ? id.name : undefined;
   const names = new Set([m.org?.name, name?.value, ...m.pages.map((p) => p.og.siteName)].filter((n): n is string => !!n).map(nameKey));
   const label = domainLabel(m.domain);
-  const namesSite = (seg: string) => names.has(nameKey(seg)) || (label.length >= 4 && nameKey(seg).includes(label));
+  const namesSite = (seg: string) => names.has(nameKey(seg)) || (label.length >= 4 && domainKey(seg).includes(label));
   if (name) add('site-name', name.value, name.url);
   for (const p of m.pages) {
     add('site-name', p.og.siteName, p.url);
