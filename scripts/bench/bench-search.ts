@@ -17,7 +17,7 @@
  *    tsx) and load-tests it over HTTP with autocannon, 10 connections:
  *    /api/health (ceiling), novel queries, repeated queries, both with and without filters, and
  *    GET /companies/{id}. Prints p50, p99, req/s, the ratio to the ceiling, the server's peak RSS
- *    (VmHWM) and the mean time per search stage of each run (from /metrics: search_stage_seconds).
+ *    (VmHWM; and, sampled, its own memory apart from the files it maps) and the mean time per search stage of each run (from /metrics: search_stage_seconds).
  * 4. The peer (issue 17): loads the same companies and vectors into Orama inside the same server
  *    process (after our runs and our RSS reading), runs the same novel query runs against its route
  *    and prints our figures as ratios to its.
@@ -202,6 +202,34 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/**
+ * The resident set split by kind, sampled every half second, highest of each kept: the process's own memory (anonymous:
+ * heap, buffers, native allocations) and the pages of files it maps (the graph read in place from its snapshot, code),
+ * which the operating system shares between processes mapping the same file and can take back. VmHWM counts both.
+ */
+function residentSampler(pid: number): { stop: () => { anonMb: number; fileMb: number } } {
+  let anon = 0;
+  let file = 0;
+  const read = () => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      anon = Math.max(anon, Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+      file = Math.max(file, Number(/RssFile:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // the server has exited
+    }
+  };
+  read();
+  const timer = setInterval(read, 500);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return { anonMb: anon, fileMb: file };
+    },
+  };
+}
+
 interface Row {
   name: string;
   p50: number;
@@ -287,6 +315,7 @@ try {
   const port = 18000 + Math.floor(Math.random() * 1000);
   log('starting the server');
   server = await startServer(env, port);
+  const resident = residentSampler(server.pid);
   const base = `http://127.0.0.1:${port}`;
   const enc = encodeURIComponent;
 
@@ -338,6 +367,7 @@ try {
   rows.push(await searchRun('browse with filters (no q)', () => `/api/v1/agent/companies?category=${enc(pick(templates).category)}${filters()}`));
   rows.push(await cannon('GET /companies/{id}', base, () => `/api/v1/agent/companies/${pick(ids)}`));
   const rss = peakRssMb(server.pid);
+  const split = resident.stop();
 
   // The peer, in the same process, after our peak RSS was read.
   const peerSingle: Row[] = [];
@@ -362,6 +392,7 @@ try {
     console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
   }
   console.log(`server peak RSS: ${rss.toFixed(0)} MB (${compiled ? 'compiled server' : 'through tsx'})${withPeer ? ` (with the peer loaded as well: ${peerRss.toFixed(0)} MB)` : ''}`);
+  console.log(`  of which, sampled every 0.5 s from ready to the last run: own memory (anonymous) peak ${split.anonMb.toFixed(0)} MB, mapped files peak ${split.fileMb.toFixed(0)} MB`);
   console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests${withPeer ? ', 60 for the peer); peer = Orama on the same companies, vectors and query embedding' : ')'}`);
   console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${withPeer ? `${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}` : ''}`);
   single.forEach((row, i) => {

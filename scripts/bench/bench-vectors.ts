@@ -22,7 +22,7 @@ import { SearchIndex, type IndexRow } from '../../src/modules/search/search-inde
 import { unitVector } from '../../src/modules/search/vector-math.js';
 import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 import usearch from 'usearch';
-import { addRows, graphConfig, newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
+import { addRows, graphConfig, inMemoryGraph, newGraph, searchBreadth, type Graph } from '../../src/modules/search/vector-graph.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -150,7 +150,7 @@ const matchCounts = cases.map(([, filters]) => (exactIndex.search(vectors[0]!, f
 console.log(`\n${n} companies, ${vectors.length} queries, usearch HNSW, exact re-scoring`);
 for (const { quant, graph, seconds } of graphs) {
   graphIndex.snapshotForBuild();
-  graphIndex.installGraph(graph);
+  graphIndex.installGraph(inMemoryGraph(graph));
   for (const oversample of oversamples) {
     graphIndex.tune({ oversample });
     console.log(`\ngraph ${quant} (built in ${seconds.toFixed(1)} s, ${threads} thread(s)), oversample ${oversample}`);

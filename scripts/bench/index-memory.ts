@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { SearchIndex, type IndexRow } from '../../src/modules/search/search-index.js';
 import { NameIndex } from '../../src/modules/search/name-index.js';
 import { KeywordIndex } from '../../src/modules/search/keyword-index.js';
-import { addRows, loadGraph, newGraph, type Graph } from '../../src/modules/search/vector-graph.js';
+import { addRows, loadGraph, newGraph, type VectorGraph } from '../../src/modules/search/vector-graph.js';
 import { defaultTuning } from '../../src/modules/search/search.tuning.js';
 import { syntheticRows, syntheticSource } from './lib/synthetic-index-rows.js';
 
@@ -94,13 +94,13 @@ function buildGraphFile(file: string): number {
   record('HNSW graph, as built', start, `file ${mb(fs.statSync(file).size)}`);
   return graph.size();
 }
-let graph: Graph | undefined;
+let graph: VectorGraph | undefined;
 if (withGraph) {
   const file = path.join(os.tmpdir(), `index-memory-${process.pid}.usearch`);
   const count = buildGraphFile(file);
   before = sample();
   graph = loadGraph(file, 512, count);
-  record('HNSW graph, loaded from its file (as the service holds it)', before, `file ${mb(fs.statSync(file).size)}`);
+  record('HNSW graph, loaded from its file (as a cold start holds it until its snapshot is saved)', before, `file ${mb(fs.statSync(file).size)}`);
   fs.rmSync(file, { force: true });
 }
 const end = sample();

@@ -6,7 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { SearchIndex } from './search-index.js';
-import { graphSettings, loadGraph } from './vector-graph.js';
+import { graphSettings, loadGraph, mapGraph } from './vector-graph.js';
 import { loadSnapshot, saveSnapshot } from './index-snapshot.js';
 import { openArrayFile } from '../../lib/array-file.js';
 import type { WordCharacters } from '../../lib/trigram.js';
@@ -153,7 +153,8 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       } finally {
         await reader.close();
       }
-      if (snapshot.graphFile && !index.installSavedGraph(loadGraph(snapshot.graphFile, options.dimensions, index.size))) throw new Error('the graph does not hold the index\'s companies');
+      // The graph is read in place from its file (mapped), not copied into this process (vector-graph.ts MappedGraph).
+      if (snapshot.graphFile && !index.installSavedGraph(mapGraph(snapshot.graphFile, options.dimensions, index.size))) throw new Error('the graph does not hold the index\'s companies');
     } catch (err) {
       index = newIndex();
       options.log.warn({ err }, 'search index snapshot did not load: the index is read from the database');
@@ -187,8 +188,20 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
         watermark, version: syncedVersion, dimensions: options.dimensions, settings: snapshotSettings(wordCharsInUse),
       });
       savedAt = { watermark: manifest.watermark, writes };
+      // Nothing written meanwhile: the file just saved is this graph, so it is read in place from now on and the copy
+      // in memory (a graph just built, or a mapped one with its writes) is let go.
+      if (manifest.graph && index === saving && index.graphWrites === writes) mapSavedGraph(path.join(options.snapshotDir, manifest.graph));
     } catch (err) {
       options.log.warn({ err }, 'search index snapshot not saved: the next start reads the index from the database');
+    }
+  }
+
+  function mapSavedGraph(file: string): void {
+    try {
+      index.installSavedGraph(mapGraph(file, options.dimensions, index.size));
+    } catch (err) {
+      // removed meanwhile by another instance's newer snapshot: the graph in memory stays
+      options.log.warn({ err }, 'vector graph not mapped from its snapshot: it stays in memory');
     }
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SearchFilters } from './search.repo.js';
 import { SearchIndex, type IndexRow } from './search-index.js';
-import { addRows, newGraph } from './vector-graph.js';
+import { addRows, inMemoryGraph, newGraph } from './vector-graph.js';
 import { loadNativeKernels } from '../../platform/native.js';
 
 // Pure tests of the in-memory index (no database): exact answers, the HNSW path and its fallbacks.
@@ -104,7 +104,7 @@ function assertNearlyExact(rows: Map<string, IndexRow>, q: Float32Array, f: Sear
 function buildGraph(index: SearchIndex) {
   const graph = newGraph(D);
   addRows(graph, index.snapshotForBuild(), D, 1);
-  return graph;
+  return inMemoryGraph(graph);
 }
 
 describe('vector index', () => {
@@ -295,7 +295,7 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       saved.apply({ ...rows[1]!, searchVector: `'legal':1A 'extra':2B`, category: 'Legal' });
       const graph = newGraph(D);
       addRows(graph, saved.snapshotForBuild(), D, 1);
-      saved.installGraph(graph);
+      saved.installGraph(inMemoryGraph(graph));
       const file = path.join(dir, 'index.bin');
       saved.writeSnapshot(file);
       const graphFile = path.join(dir, 'graph.usearch');
@@ -307,7 +307,7 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       await reader.close();
       const loaded = newGraph(D);
       loaded.load(graphFile);
-      assert.ok(restored.installSavedGraph(loaded));
+      assert.ok(restored.installSavedGraph(inMemoryGraph(loaded)));
       assert.equal(restored.size, saved.size);
       assert.deepEqual(restored.slotIds(), saved.slotIds());
 

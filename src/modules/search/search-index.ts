@@ -1,5 +1,5 @@
 import type { ScoredId, SearchFilters, VectorSourceRow } from './search.repo.js';
-import type { Graph } from './vector-graph.js';
+import type { VectorGraph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
@@ -102,7 +102,7 @@ export class SearchIndex {
   private graphCost = 4;
   /** How many filtered searches above exactBelow each path answered (tests read it). */
   readonly paths = { scan: 0, graph: 0, fallback: 0 };
-  private graph: Graph | undefined;
+  private graph: VectorGraph | undefined;
   /** Slots written while a graph was being built from a snapshot of the matrix. */
   private readonly changedDuringBuild = new Set<number>();
   private building = false;
@@ -266,7 +266,7 @@ export class SearchIndex {
   }
 
   /** Installs a graph built from snapshotForBuild() and replays the writes made meanwhile. */
-  installGraph(graph: Graph): void {
+  installGraph(graph: VectorGraph): void {
     this.building = false;
     this.graph = graph;
     const d = this.dimensions;
@@ -341,7 +341,7 @@ export class SearchIndex {
   }
 
   /** Installs a graph saved with the snapshot just restored; false (nothing installed) when it does not hold its companies. */
-  installSavedGraph(graph: Graph): boolean {
+  installSavedGraph(graph: VectorGraph): boolean {
     if (graph.size() !== this.slotOf.size) return false;
     this.graph = graph;
     return true;
@@ -349,7 +349,7 @@ export class SearchIndex {
 
   /** Writes the graph to `file` (usearch's format); nothing without a graph. */
   saveGraph(file: string): void {
-    this.graph?.save(file);
+    this.graph?.save(file, (slot) => halfRow(this.matrix, this.dimensions, slot));
   }
 
   /** The company id of every slot up to the highest used ('' for a free one): the key list of a snapshot. */

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { MAX_BREADTH, searchBreadth } from './vector-graph.js';
+import { graphConfig, loadGraph, MappedGraph, MAX_BREADTH, newGraph, searchBreadth, type VectorGraph } from './vector-graph.js';
 
 test('the graph search breadth is 256 up to 128k companies, grows with the directory beyond, and is bounded', () => {
   assert.equal(searchBreadth(0), 256);
@@ -8,4 +11,57 @@ test('the graph search breadth is 256 up to 128k companies, grows with the direc
   assert.equal(searchBreadth(300_000), 1024);
   assert.equal(searchBreadth(1_000_000), 2048, 'the breadth measured to give recall@10 0.985 at 1M');
   assert.equal(searchBreadth(100_000_000), MAX_BREADTH);
+});
+
+test('a graph mapped from its file takes writes beside it, answers with them, and saves them into a new file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-mapped-'));
+  try {
+    const D = 16;
+    const rows = new Map<number, Float32Array>();
+    const random = () => Float32Array.from({ length: D }, () => Math.random() - 0.5);
+    const graph = newGraph(D, { expansion_add: 64, expansion_search: 64 });
+    for (let slot = 0; slot < 500; slot++) {
+      rows.set(slot, random());
+      graph.add(BigInt(slot), rows.get(slot)!);
+    }
+    const file = path.join(dir, 'graph.usearch');
+    graph.save(file);
+    const mapped = new MappedGraph(file, graphConfig(D, { expansion_add: 64, expansion_search: 64 }));
+    const nearest = (g: VectorGraph, v: Float32Array, k = 1) => [...g.search(v, k, 1).keys].map(Number);
+    assert.equal(mapped.size(), 500);
+    assert.deepEqual(nearest(mapped, rows.get(7)!), [7]);
+
+    // removed: gone from answers and from the count; written again: found at its new place, once; added: found
+    mapped.remove(3n);
+    rows.delete(3);
+    rows.set(7, random());
+    mapped.remove(7n);
+    mapped.add(7n, rows.get(7)!);
+    rows.set(900, random());
+    mapped.add(900n, rows.get(900)!);
+    assert.equal(mapped.size(), 500);
+    assert.ok(!mapped.contains(3n) && mapped.contains(7n) && mapped.contains(900n));
+    assert.deepEqual(nearest(mapped, rows.get(7)!), [7]);
+    assert.deepEqual(nearest(mapped, rows.get(900)!), [900]);
+    const answers = nearest(mapped, rows.get(10)!, 600);
+    assert.equal(new Set(answers).size, answers.length, 'no slot twice');
+    assert.ok(!answers.includes(3));
+    assert.equal(mapped.writes, 3);
+
+    // saved: the file holds the graph with its writes, read back into memory
+    const saved = path.join(dir, 'saved.usearch');
+    mapped.save(saved, (slot) => rows.get(slot)!);
+    const back = loadGraph(saved, D, 500);
+    assert.equal(back.size(), 500);
+    for (const slot of [7, 900, 42]) assert.deepEqual(nearest(back, rows.get(slot)!), [slot]);
+    assert.ok(!back.contains(3n));
+
+    // no writes: the saved file is the mapped one under a second name
+    const again = new MappedGraph(saved, graphConfig(D, { expansion_add: 64, expansion_search: 64 }));
+    const copy = path.join(dir, 'copy.usearch');
+    again.save(copy, () => assert.fail('no row is read'));
+    assert.deepEqual(fs.readFileSync(copy), fs.readFileSync(saved));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import usearch, { type IndexConfig } from 'usearch';
 import { halfRow } from '../../lib/half-float.js';
 
@@ -79,8 +80,131 @@ export function addRows(graph: Graph, source: GraphSource, dimensions: number, t
 }
 
 /** Loads a saved graph, searching with the breadth for `count` companies (the breadth is a setting of the loaded index). */
-export function loadGraph(file: string, dimensions: number, count: number): Graph {
+export function loadGraph(file: string, dimensions: number, count: number): VectorGraph {
   const graph = newGraph(dimensions, { expansion_search: searchBreadth(count) });
   graph.load(file);
-  return graph;
+  return inMemoryGraph(graph);
+}
+
+/** What the search index asks of its graph (an in-memory usearch index, or a MappedGraph). */
+export interface VectorGraph {
+  contains(key: bigint): boolean;
+  remove(key: bigint): void;
+  add(key: bigint, vector: Float32Array): void;
+  search(query: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array };
+  size(): number;
+  /** Writes the graph to `file`; `rowOf` gives a slot's current vector (a mapped graph's writes are re-added from it). */
+  save(file: string, rowOf: (slot: number) => Float32Array): void;
+}
+
+/** An in-memory usearch index as a VectorGraph. */
+export function inMemoryGraph(graph: Graph): VectorGraph {
+  return {
+    contains: (key) => graph.contains(key) as boolean,
+    remove: (key) => void graph.remove(key),
+    add: (key, vector) => graph.add(key, vector),
+    search: (query, k, threads) => graph.search(query, k, threads),
+    size: () => graph.size(),
+    save: (file) => graph.save(file),
+  };
+}
+
+/**
+ * A saved graph read in place from its file (usearch `view`, memory-mapped) instead of copied into the process (issue 41):
+ * its pages belong to the operating system's cache, shared by every instance on the machine that maps the same snapshot
+ * and given back under memory pressure, not to the process's own memory (about 660 MB at 1M companies). The file cannot
+ * change, so the writes since it was saved go to a small in-memory graph beside it, and the file's entries for the slots
+ * written or removed since are skipped. Saving copies the file into memory once, applies the writes and writes it whole.
+ */
+export class MappedGraph implements VectorGraph {
+  private readonly base: Graph;
+  private delta: Graph | undefined;
+  private readonly deltaKeys = new Set<bigint>();
+  /** Slots of the file written again or removed since: the file's entries for them are out of date. */
+  private readonly shadowed = new Set<bigint>();
+
+  constructor(
+    readonly file: string,
+    private readonly config: GraphConfig,
+  ) {
+    this.base = new usearch.Index(config);
+    this.base.view(file);
+  }
+
+  private inBase(key: bigint): boolean {
+    return !this.shadowed.has(key) && (this.base.contains(key) as boolean);
+  }
+
+  contains(key: bigint): boolean {
+    return this.deltaKeys.has(key) || this.inBase(key);
+  }
+
+  remove(key: bigint): void {
+    if (this.deltaKeys.delete(key)) this.delta!.remove(key);
+    if (this.inBase(key)) this.shadowed.add(key);
+  }
+
+  add(key: bigint, vector: Float32Array): void {
+    if (this.inBase(key)) this.shadowed.add(key);
+    if (this.deltaKeys.has(key)) this.delta!.remove(key);
+    this.delta ??= new usearch.Index(this.config);
+    this.delta.add(key, vector);
+    this.deltaKeys.add(key);
+  }
+
+  /** The k nearest of the file's neighbours (less the out-of-date ones) and the in-memory graph's, merged by distance. */
+  search(query: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array } {
+    const base = this.base.search(query, k, threads);
+    if (this.shadowed.size === 0 && this.deltaKeys.size === 0) return base;
+    const extra = this.deltaKeys.size > 0 ? this.delta!.search(query, Math.min(k, this.deltaKeys.size), threads) : { keys: new BigUint64Array(0), distances: new Float32Array(0) };
+    const keys = new BigUint64Array(k);
+    const distances = new Float32Array(k);
+    let m = 0;
+    let i = 0;
+    let j = 0;
+    // both lists come nearest first
+    while (m < k && (i < base.keys.length || j < extra.keys.length)) {
+      if (i < base.keys.length && this.shadowed.has(base.keys[i]!)) {
+        i++;
+        continue;
+      }
+      const fromBase = j >= extra.keys.length || (i < base.keys.length && base.distances[i]! <= extra.distances[j]!);
+      keys[m] = fromBase ? base.keys[i]! : extra.keys[j]!;
+      distances[m++] = fromBase ? base.distances[i++]! : extra.distances[j++]!;
+    }
+    return { keys: keys.subarray(0, m), distances: distances.subarray(0, m) };
+  }
+
+  size(): number {
+    return this.base.size() - this.shadowed.size + this.deltaKeys.size;
+  }
+
+  /** Slots written since the file was saved (added, written again or removed). */
+  get writes(): number {
+    let added = 0;
+    for (const key of this.deltaKeys) if (!this.shadowed.has(key)) added++;
+    return this.shadowed.size + added;
+  }
+
+  save(file: string, rowOf: (slot: number) => Float32Array): void {
+    if (this.writes === 0) {
+      // the file holds this graph as it is: a second name for it (it is never written again), or a copy across devices
+      try {
+        fs.linkSync(this.file, file);
+      } catch {
+        fs.copyFileSync(this.file, file);
+      }
+      return;
+    }
+    const whole = new usearch.Index(this.config);
+    whole.load(this.file);
+    for (const key of this.shadowed) whole.remove(key);
+    for (const key of this.deltaKeys) whole.add(key, rowOf(Number(key)));
+    whole.save(file);
+  }
+}
+
+/** Maps a saved graph from its file (MappedGraph), searching with the breadth for `count` companies. */
+export function mapGraph(file: string, dimensions: number, count: number): MappedGraph {
+  return new MappedGraph(file, graphConfig(dimensions, { expansion_search: searchBreadth(count) }));
 }
