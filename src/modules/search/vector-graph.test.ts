@@ -61,6 +61,17 @@ test('a graph mapped from its file takes writes beside it, answers with them, an
     const copy = path.join(dir, 'copy.usearch');
     again.save(copy, () => assert.fail('no row is read'));
     assert.deepEqual(fs.readFileSync(copy), fs.readFileSync(saved));
+
+    // its name removed (another instance's newer snapshot replaced it): the file it maps still saves, writes and all
+    fs.rmSync(saved);
+    again.save(path.join(dir, 'unchanged.usearch'), () => assert.fail('no row is read'));
+    rows.set(901, random());
+    again.add(901n, rows.get(901)!);
+    const after = path.join(dir, 'after.usearch');
+    again.save(after, (slot) => rows.get(slot)!);
+    const reread = loadGraph(after, D, 501);
+    assert.equal(reread.size(), 501);
+    assert.deepEqual(nearest(reread, rows.get(901)!), [901]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -116,8 +116,18 @@ export function inMemoryGraph(graph: Graph): VectorGraph {
  * change, so the writes since it was saved go to a small in-memory graph beside it, and the file's entries for the slots
  * written or removed since are skipped. Saving copies the file into memory once, applies the writes and writes it whole.
  */
+// A mapped graph keeps its file open, so that it can still read it whole when a newer snapshot has removed its name.
+const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
 export class MappedGraph implements VectorGraph {
   private readonly base: Graph;
+  private readonly fd: number;
   private delta: Graph | undefined;
   private readonly deltaKeys = new Set<bigint>();
   /** Slots of the file written again or removed since: the file's entries for them are out of date. */
@@ -129,6 +139,14 @@ export class MappedGraph implements VectorGraph {
   ) {
     this.base = new usearch.Index(config);
     this.base.view(file);
+    this.fd = fs.openSync(file, 'r');
+    closeWhenCollected.register(this, this.fd);
+  }
+
+  /** A path that reads the file this graph maps, its name removed or not (Linux's /proc/self/fd; elsewhere the name). */
+  private get readablePath(): string {
+    const open = `/proc/self/fd/${this.fd}`;
+    return fs.existsSync(open) ? open : this.file;
   }
 
   private inBase(key: bigint): boolean {
@@ -192,12 +210,12 @@ export class MappedGraph implements VectorGraph {
       try {
         fs.linkSync(this.file, file);
       } catch {
-        fs.copyFileSync(this.file, file);
+        fs.copyFileSync(this.readablePath, file);
       }
       return;
     }
     const whole = new usearch.Index(this.config);
-    whole.load(this.file);
+    whole.load(this.readablePath);
     for (const key of this.shadowed) whole.remove(key);
     for (const key of this.deltaKeys) whole.add(key, rowOf(Number(key)));
     whole.save(file);
