@@ -17,7 +17,8 @@
  *    tsx) and load-tests it over HTTP with autocannon, 10 connections:
  *    /api/health (ceiling), novel queries, repeated queries, both with and without filters, and
  *    GET /companies/{id}. Prints p50, p99, req/s, the ratio to the ceiling, the server's peak RSS
- *    (VmHWM; and, sampled, its own memory apart from the files it maps) and the mean time per search stage of each run (from /metrics: search_stage_seconds).
+ *    (VmHWM; and, sampled, its own memory apart from the files it maps) and the mean time per search
+ *    stage of each run (from /metrics: search_stage_seconds).
  * 4. The peer (issue 17): loads the same companies and vectors into Orama inside the same server
  *    process (after our runs and our RSS reading), runs the same novel query runs against its route
  *    and prints our figures as ratios to its.

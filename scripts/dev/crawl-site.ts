@@ -1,7 +1,8 @@
 /**
  * What the crawl reads from one site of the real-page sets (test/eval/crawl/real): `npx tsx scripts/dev/crawl-site.ts
- * <id or part of its address> [name|phone|city]`: the chosen value with its source and confidence, and the candidates
- * it was chosen from. For studying a failure that `npm run eval:crawl` lists; never run on the held-out set's sites.
+ * <id or part of its address> [name|phone|city|pages]`: the chosen value with its source and confidence, and the
+ * candidates it was chosen from (`pages`: each page's name candidates). For studying a failure that `npm run
+ * eval:crawl` lists; never run on the held-out set's sites.
  */
 import { extractPage } from '../../src/lib/extract.js';
 import { assembleMaterial } from '../../src/modules/crawl/crawl.material.js';

@@ -302,6 +302,8 @@ describe('chooseName: names in other scripts, and what names a page rather than 
       'adler-wirt.example',
     );
     assert.equal(n?.value, 'Gasthof Adler');
+    // a malformed escape in the page's address is read as written, not an error
+    assert.equal(chooseName([{ names: [{ value: 'Catering | Gasthof Adler', source: 'title' }], url: 'https://adler-wirt.example/%zz/catering%' }], 'adler-wirt.example')?.value, 'Gasthof Adler');
   });
 
   it('never takes a social link\'s alt text or a logo file\'s name for a name', () => {

@@ -135,12 +135,17 @@ export function domainLabel(domain: string): string {
   return (sld ?? '').replace(/[^a-z0-9]/g, '');
 }
 
+/** A name's words in the domain's letters (Latin without accents, Cyrillic romanised), lower case. */
+function domainWords(value: string): string[] {
+  return romaniseCyrillic(value).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/);
+}
+
 function domainMatch(value: string, label: string): number {
   const key = domainKey(value);
   if (!key || !label) return 0;
   if (key === label) return 2.5;
   if (key.length >= 4 && (label.includes(key) || key.includes(label))) return 1.6;
-  const words = romaniseCyrillic(value).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'ltd', 'pty'].includes(w));
+  const words = domainWords(value).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'ltd', 'pty'].includes(w));
   if (!words.length) return 0;
   const hits = words.filter((w) => label.includes(w)).length;
   // "Kitsilano Family Dental" on kitsdental.ca: initial letters of the words also count
@@ -174,7 +179,13 @@ function shapePenalty(value: string, source: string): number {
 function pageSlugKey(url: string): string {
   const path = URL.canParse(url) ? new URL(url).pathname : '';
   const last = path.split('/').filter(Boolean).pop() ?? '';
-  return domainKey(decodeURIComponent(last).replace(/\.[a-z0-9]{2,5}$/i, ''));
+  let decoded = last;
+  try {
+    decoded = decodeURIComponent(last);
+  } catch {
+    // a malformed escape ("%zz") in the page's address: its letters as written
+  }
+  return domainKey(decoded.replace(/\.[a-z0-9]{2,5}$/i, ''));
 }
 
 /** Title-like values are split into their segments; every segment is its own candidate. */
@@ -188,6 +199,8 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
       : barred
         ? v.split(/\s+\|\s+/).map((s) => s.trim()).filter(Boolean)
         : [v];
+  // "Volunteers – The Triangle Volunteer Center" on /volunteers/: the title's segment that spells the page's own address names the page
+  const pageSlug = segs.length > 1 && (e.source === 'title' || e.source === 'og:title') ? pageSlugKey(url) : '';
   const out: ScoredName[] = [];
   for (const seg of segs) {
     // "Anwalt Niemeyer (Logo)", "(Logo) Anwalt Niemeyer", "Logo: Acme": the word says what the image is, not who
@@ -200,8 +213,7 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
     const alt = e.source === 'logo-alt' || e.source === 'image-alt';
     if (alt) s = altName(s, e.source);
     s = withoutTownTail(s);
-    // "Volunteers – The Triangle Volunteer Center" on /volunteers/: the segment that spells the page's own address names the page
-    const pageName = segs.length > 1 && (e.source === 'title' || e.source === 'og:title') && domainKey(s) !== '' && domainKey(s) === pageSlugKey(url);
+    const pageName = pageSlug !== '' && domainKey(s) === pageSlug;
     const score = SOURCE_WEIGHT[e.source] - (segs.length > 1 && (e.source === 'logo-alt' || barred) ? 0.3 : 0) - (pageName ? 1.2 : 0);
     // "Law Offices of Jane Roe, Estate Planning and Elder Law Attorney in Ohio": a title's name before its one comma, then what
     // the business does (a title too long to be a name keeps its head)
@@ -230,7 +242,7 @@ export function corroborated(value: string, source: string, label: string, sourc
   if (source === 'domain-phrase' || sourceCount >= 2) return true;
   if (domainMatch(value, label) >= 0.7) return true;
   // one distinctive word of the name in the domain ("OnPath Credit Union" on beonpath.org)
-  const words = romaniseCyrillic(value).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 4);
+  const words = domainWords(value).filter((w) => w.length >= 4);
   return words.some((w) => label.includes(w));
 }
 
