@@ -5,6 +5,9 @@
  * - dotRows, the dot product of one query with the rows of a float32 matrix that a list of slots
  *   names; dotRowsHalf, the same over rows kept as IEEE half floats (binary16, as Uint16 bits): the
  *   vector index's exact scan and re-scoring (src/modules/search/search-index.ts).
+ * - mapFile, an ArrayBuffer whose first bytes are a range of a file mapped privately (copy on write)
+ *   and the rest anonymous zeroed room: the index's half-float rows read in place from its snapshot
+ *   (src/lib/array-file.ts), so that they sit in the shared page cache, not in the process's own memory.
  * Built by scripts/build-native.mjs with -O3 -march=native; without the build the encoder falls
  * back to the TensorFlow.js graph and the scan to JavaScript. STRIP and BR can be set with -D to
  * tune for another machine.
@@ -12,6 +15,10 @@
 #include <node_api.h>
 #include <stdint.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define ROWS 8
 #ifndef STRIP
@@ -290,6 +297,68 @@ static napi_value dotRowsHalf(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* The mapping's length, handed to the finalizer (munmap needs it). */
+static void unmap_buffer(napi_env env, void *data, void *hint) {
+  (void)env;
+  munmap(data, (size_t)(uintptr_t)hint);
+}
+
+/*
+ * mapFile(path, offset, length, capacity): an ArrayBuffer of `capacity` bytes whose first `length` bytes are the
+ * file's from `offset` (a multiple of the page size), mapped MAP_PRIVATE: reads come from the page cache (shared with
+ * every process mapping the file, given back under memory pressure); a write copies only its own page, and the file
+ * never changes. The bytes after `length` are zero: anonymous pages, taken only when written. The file must not be
+ * truncated while mapped (snapshot files are written once and only ever unlinked).
+ */
+static napi_value mapFile(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char path[4096];
+  size_t pathLength;
+  double offsetValue, lengthValue, capacityValue;
+  if (argc < 4 || napi_get_value_string_utf8(env, argv[0], path, sizeof path, &pathLength) != napi_ok || pathLength >= sizeof path - 1 ||
+      napi_get_value_double(env, argv[1], &offsetValue) != napi_ok || napi_get_value_double(env, argv[2], &lengthValue) != napi_ok ||
+      napi_get_value_double(env, argv[3], &capacityValue) != napi_ok || offsetValue < 0 || lengthValue < 0 || capacityValue < lengthValue) {
+    napi_throw_type_error(env, NULL, "mapFile(path, offset, length, capacity): bad arguments");
+    return NULL;
+  }
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  const size_t offset = (size_t)offsetValue, length = (size_t)lengthValue;
+  const size_t capacity = ((size_t)capacityValue + page - 1) / page * page;
+  if (offset % page != 0 || capacity == 0) {
+    napi_throw_range_error(env, NULL, "mapFile: the offset is not a multiple of the page size");
+    return NULL;
+  }
+  /* The whole room first (anonymous, reserved lazily), then the file over its start. */
+  void *room = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (room == MAP_FAILED) {
+    napi_throw_error(env, NULL, strerror(errno));
+    return NULL;
+  }
+  if (length > 0) {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    void *mapped = fd < 0 ? MAP_FAILED : mmap(room, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, (off_t)offset);
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    if (mapped == MAP_FAILED) {
+      munmap(room, capacity);
+      napi_throw_error(env, NULL, strerror(error));
+      return NULL;
+    }
+    /* The rest of the file's last page holds the file's next bytes: zeroed, as the room after it is. */
+    const size_t tail = (length + page - 1) / page * page;
+    if (tail > length) memset((char *)room + length, 0, tail - length);
+  }
+  napi_value buffer;
+  if (napi_create_external_arraybuffer(env, room, capacity, unmap_buffer, (void *)(uintptr_t)capacity, &buffer) != napi_ok) {
+    munmap(room, capacity);
+    napi_throw_error(env, NULL, "mapFile: external buffers are not allowed here");
+    return NULL;
+  }
+  return buffer;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "sgemm", NAPI_AUTO_LENGTH, sgemm, NULL, &fn);
@@ -298,6 +367,8 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "dotRows", fn);
   napi_create_function(env, "dotRowsHalf", NAPI_AUTO_LENGTH, dotRowsHalf, NULL, &fn);
   napi_set_named_property(env, exports, "dotRowsHalf", fn);
+  napi_create_function(env, "mapFile", NAPI_AUTO_LENGTH, mapFile, NULL, &fn);
+  napi_set_named_property(env, exports, "mapFile", fn);
   return exports;
 }
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ArrayFileError, openArrayFile, writeArrayFile } from './array-file.js';
+import { loadNativeKernels } from '../platform/native.js';
 
 describe('array file (the search index snapshot)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-arrays-'));
@@ -69,6 +70,41 @@ describe('array file (the search index snapshot)', () => {
       assert.notEqual(await damaged.sha256(), expected);
     } finally {
       await damaged.close();
+    }
+  });
+
+  it('maps a page-aligned array in place, privately, with zeroed room after it; the checksum still counts it', async (t) => {
+    const mapFile = loadNativeKernels()?.mapFile;
+    if (!mapFile) return t.skip('native kernels not built');
+    const file = path.join(dir, 'm.bin');
+    const rows = new Uint16Array(70_001).map((_, i) => i % 65_521);
+    const arrays = { before: Uint8Array.from([1, 2, 3]), rows, after: Float64Array.from([0.5, 2]) };
+    writeArrayFile(file, { n: 1 }, arrays, ['rows']);
+    const expected = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    const reader = await openArrayFile(file);
+    try {
+      assert.deepEqual(await reader.read('before'), arrays.before);
+      const mapped = reader.map('rows', 100_000, mapFile) as Uint16Array;
+      assert.ok(mapped instanceof Uint16Array && mapped.length === 100_000);
+      assert.deepEqual(mapped.subarray(0, rows.length), rows);
+      assert.ok(mapped.subarray(rows.length).every((v) => v === 0), 'the room after the array is zero, not the next array');
+      mapped[5] = 9;
+      mapped[90_000] = 7;
+      assert.equal(reader.map('rows', 10, mapFile), undefined, 'less room than the array');
+      assert.deepEqual(await reader.read('after'), arrays.after);
+      assert.equal(await reader.sha256(), expected, "the mapped array's bytes are read from the file for the checksum");
+    } finally {
+      await reader.close();
+    }
+    assert.equal(createHash('sha256').update(fs.readFileSync(file)).digest('hex'), expected, 'writes to the mapping never reach the file');
+    // Written without page alignment (an earlier release's file): not mapped, read as before.
+    writeArrayFile(file, { n: 1 }, arrays);
+    const old = await openArrayFile(file);
+    try {
+      assert.equal(old.map('rows', 100_000, mapFile), undefined);
+      assert.deepEqual(await old.read('rows'), rows);
+    } finally {
+      await old.close();
     }
   });
 

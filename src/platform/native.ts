@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { projectPath } from './paths.js';
+import type { MapFile } from '../lib/array-file.js';
 
 /** out[n×m] = a[n×k] · w[k×m] + bias[m] (row-major float32); `relu` clamps at zero. */
 export type Sgemm = (a: Float32Array, n: number, k: number, w: Float32Array, m: number, bias: Float32Array | null, out: Float32Array, relu: boolean) => void;
@@ -14,6 +15,8 @@ export interface NativeKernels {
   dotRows: DotRows;
   /** Absent from a kernels.node built before it was added (the caller then loops in JavaScript). */
   dotRowsHalf?: DotRowsHalf;
+  /** Absent from an older build, and never on a system without mmap (the rows are then read into memory). */
+  mapFile?: MapFile;
 }
 
 /** Where scripts/dev/build-native.mjs puts the kernels (built by the postinstall from native/kernels.c). */

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { companyFixture, seedCompanies, testEmbeddings, useTestApp } from '../../../test/helpers/index.js';
 import { createSearchRepo, type SearchRepo } from './search.repo.js';
 import { createSearchIndexSync, type SearchIndexSync } from './search-index.sync.js';
+import { loadNativeKernels } from '../../platform/native.js';
 
 // Issue 41: the search index and its HNSW graph are kept on disk and read on the next start instead of read from
 // the database and rebuilt, then brought up to date with what changed meanwhile; a damaged snapshot or another
@@ -63,6 +64,9 @@ describe('search index snapshot across restarts (issue 41)', () => {
   it('saves the index and its graph, then reads them on the next start with the writes made meanwhile', async () => {
     const first = await startIndex();
     assert.ok(first.messages.includes('vector graph built'), first.messages.join('; '));
+    // Once saved, the rows read from the database are let go for the file's, read in place (with the native call).
+    const rowsAfterSave = loadNativeKernels()?.mapFile ? 'mapped' : 'in memory';
+    assert.equal(first.index.status().rows, rowsAfterSave);
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     assert.equal(manifest.companies, 24);
     assert.ok(fs.existsSync(path.join(dir, manifest.graph)));
@@ -83,6 +87,7 @@ describe('search index snapshot across restarts (issue 41)', () => {
     assert.ok(!second.messages.includes('vector index loaded'), 'the rows are not read again');
     assert.ok(!second.messages.includes('vector graph built'), 'not rebuilt');
     assert.equal(second.index.status().graph, 'ready');
+    assert.equal(second.index.status().rows, rowsAfterSave, 'the rows are read in place from the snapshot');
     assert.equal(second.index.status().companies, 24);
     assert.equal((await nearest(second.index, await testEmbeddings().embedQuery('drone roof inspection'), 1))[0], added, 'a company added meanwhile is in the graph');
     assert.ok(!(await nearest(second.index, await vectorOf(gone), 24)).includes(gone), 'a company removed meanwhile is not');
@@ -96,6 +101,9 @@ describe('search index snapshot across restarts (issue 41)', () => {
     const sides = await otherSides(second.index);
     assert.deepEqual(sides, await otherSides(fresh));
     assert.ok(!sides.names?.includes(gone) && sides.names?.length === 23, 'the removed company left the name side');
+    // The catch-up's writes went to the mapped rows' own pages, never to the snapshot's file.
+    const loaded = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    assert.equal(createHash('sha256').update(fs.readFileSync(path.join(dir, loaded.index))).digest('hex'), loaded.indexSha256);
     // Writes after the load reach the graph as before, and close() keeps them in a new snapshot.
     await t.db.query('UPDATE companies SET embedding = (SELECT embedding FROM companies WHERE id = $2) WHERE id = $1', [ids[2]!, added]);
     assert.deepEqual(new Set(await nearest(second.index, await vectorOf(added), 2)), new Set([added, ids[2]!]));

@@ -54,6 +54,8 @@ export interface SearchIndexStatus {
   state: 'loading' | 'ready' | 'failed' | 'closed';
   companies: number;
   graph: 'none' | 'building' | 'ready';
+  /** The half-float rows: in this process's memory, or read in place from the snapshot's index file. */
+  rows: 'in memory' | 'mapped';
   syncedVersion: number;
 }
 
@@ -188,11 +190,24 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
         watermark, version: syncedVersion, dimensions: options.dimensions, settings: snapshotSettings(wordCharsInUse),
       });
       savedAt = { watermark: manifest.watermark, writes };
-      // Nothing written meanwhile: the file just saved is this graph, so it is read in place from now on and the copy
-      // in memory (a graph just built, or a mapped one with its writes) is let go.
-      if (manifest.graph && index === saving && index.graphWrites === writes) mapSavedGraph(path.join(options.snapshotDir, manifest.graph));
+      // Nothing written meanwhile: the files just saved are this index's state, so its graph and rows are read in place
+      // from now on and the copies in memory (a graph just built, rows read from the database, a mapped graph or rows
+      // with their writes) are let go.
+      if (manifest.graph && index === saving && index.graphWrites === writes) {
+        mapSavedGraph(path.join(options.snapshotDir, manifest.graph));
+        await mapSavedRows(saving, path.join(options.snapshotDir, manifest.index));
+      }
     } catch (err) {
       options.log.warn({ err }, 'search index snapshot not saved: the next start reads the index from the database');
+    }
+  }
+
+  async function mapSavedRows(saved: SearchIndex, file: string): Promise<void> {
+    try {
+      await saved.mapRowsFrom(file);
+    } catch (err) {
+      // removed meanwhile by another instance's newer snapshot: the rows in memory stay
+      options.log.warn({ err }, 'search index rows not mapped from their snapshot: they stay in memory');
     }
   }
 
@@ -365,7 +380,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     },
 
     status(): SearchIndexStatus {
-      return { state, companies: index.size, graph: index.hasGraph ? 'ready' : building ? 'building' : 'none', syncedVersion };
+      return { state, companies: index.size, graph: index.hasGraph ? 'ready' : building ? 'building' : 'none', rows: index.mappedRows ? 'mapped' : 'in memory', syncedVersion };
     },
 
     /** Resolves once loaded and (when the directory needs one) the graph is built: for benchmarks and tests. */

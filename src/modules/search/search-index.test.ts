@@ -300,11 +300,20 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       saved.writeSnapshot(file);
       const graphFile = path.join(dir, 'graph.usearch');
       saved.saveGraph(graphFile);
+      const { createHash } = await import('node:crypto');
+      const fileHash = () => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+      const hashWhenSaved = fileHash();
+      // With the native mapping call, the rows are read in place from the file (privately: writes never reach it).
+      const mapping = Boolean(loadNativeKernels()?.mapFile);
 
       const restored = make();
       const reader = await openArrayFile(file);
       await restored.restoreSnapshot(reader);
       await reader.close();
+      assert.equal(restored.mappedRows, mapping, 'restored rows are mapped');
+      // The index just saved can let go of its own copy for the file it wrote.
+      assert.equal(await saved.mapRowsFrom(file), mapping);
+      assert.equal(saved.mappedRows, mapping);
       const loaded = newGraph(D);
       loaded.load(graphFile);
       assert.ok(restored.installSavedGraph(inMemoryGraph(loaded)));
@@ -329,6 +338,12 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
         assert.deepEqual(restored.keywordsFor([0.1, 0.2, 0.4, 1], 4)!.frequencies([{ term: 0, lexeme: 'legal', prefix: false }, { term: 1, lexeme: 'plu', prefix: true }]), saved.keywordsFor([0.1, 0.2, 0.4, 1], 4)!.frequencies([{ term: 0, lexeme: 'legal', prefix: false }, { term: 1, lexeme: 'plu', prefix: true }]));
       };
       same('restored');
+      // A few writes into the mapped rows (each copies its page), then many: past the room after the rows, where
+      // they are copied into a buffer of their own.
+      for (let i = 2; i < 40; i += 3) for (const index of [saved, restored]) index.apply({ ...rows[i]!, vector: randomVector() });
+      same('after writes to mapped rows');
+      assert.equal(restored.mappedRows, mapping);
+      assert.equal(fileHash(), hashWhenSaved, 'the file is unchanged by writes to its mapped rows');
       // The same writes to both: new companies (free slots first, then growth), rewrites, removals.
       for (let i = 300; i < 1400; i++) {
         const added = { ...row(i), searchVector: `'legal':1A 'n${i}':2B` };
@@ -337,6 +352,8 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       for (let i = 2; i < 300; i += 5) for (const index of [saved, restored]) index.apply({ ...rows[i]!, searchVector: `'legal':1A 'plumb':2B 'more':3C 'words':4D` });
       for (let i = 3; i < 300; i += 11) for (const index of [saved, restored]) index.remove(rows[i]!.id);
       same('after writes');
+      assert.equal(restored.mappedRows, false, 'grown into memory');
+      assert.equal(fileHash(), hashWhenSaved);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { filterPredicate, hasFilters, TextColumn, type FilterColumns } from './i
 import { TopK } from './top-k.js';
 import { unitVector } from './vector-math.js';
 import { dotHalfAt, halfRow, toHalf } from '../../lib/half-float.js';
-import { writeArrayFile, type ArrayFileReader, type NumericArray } from '../../lib/array-file.js';
+import { openArrayFile, writeArrayFile, type ArrayFileReader, type MapFile, type NumericArray } from '../../lib/array-file.js';
 import type { NameIndexState } from './name-index.js';
 import type { KeywordIndexState } from './keyword-index.js';
 
@@ -90,6 +90,10 @@ export class SearchIndex {
   private scratch = new Int32Array(0);
   /** The native exact-scan kernel (platform/native.ts), when built; else the JavaScript loop. */
   private readonly dotRows: DotRowsHalf | undefined;
+  /** The native mapping call, when built: the rows are then read in place from a snapshot's index file. */
+  private readonly mapFile: MapFile | undefined;
+  /** The matrix is a snapshot file's rows mapped in place (not a shared buffer a builder thread can read). */
+  private rowsMapped = false;
   private dotScratch = new Float64Array(0);
   /** Slots of the graph's short list that pass the filters, re-scored in one native call. */
   private rescoreSlots = new Int32Array(0);
@@ -115,7 +119,9 @@ export class SearchIndex {
   constructor(options: SearchIndexOptions) {
     this.options = options;
     this.dimensions = options.dimensions;
-    this.dotRows = loadNativeKernels(options.nativeKernels !== false)?.dotRowsHalf;
+    const kernels = loadNativeKernels(options.nativeKernels !== false);
+    this.dotRows = kernels?.dotRowsHalf;
+    this.mapFile = kernels?.mapFile;
     this.scanCost = this.dotRows ? 0.3 : 1;
     this.grow(1024);
   }
@@ -153,7 +159,9 @@ export class SearchIndex {
   memory(): Record<string, number> {
     const c = this.cols;
     return {
-      vectors: this.matrix.byteLength,
+      // Mapped rows are the page cache's (shared, given back under pressure), not this process's own memory.
+      vectors: this.rowsMapped ? 0 : this.matrix.byteLength,
+      'vectors mapped from the snapshot': this.rowsMapped ? this.used * this.dimensions * 2 : 0,
       'filter numbers': this.live.byteLength + c.verified.byteLength + c.latitude.byteLength + c.longitude.byteLength,
       'filter text codes': Object.values(this.textColumns()).reduce((sum, column) => sum + column.bytes, 0),
     };
@@ -165,12 +173,19 @@ export class SearchIndex {
     return { category, countryCode, country, city, industry, serviceType };
   }
 
-  private grow(min: number) {
-    const capacity = Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
+  /** More room for slots; `mappedRows`, the rows mapped in place with room for `min` (restoreSnapshot), else a new shared buffer. */
+  private grow(min: number, mappedRows?: Uint16Array) {
     const d = this.dimensions;
-    const matrix = new Uint16Array(new SharedArrayBuffer(capacity * d * 2));
-    matrix.set(this.matrix.subarray(0, this.used * d));
-    this.matrix = matrix;
+    const capacity = mappedRows ? Math.max(min, mappedRows.length / d) : Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
+    if (mappedRows && mappedRows.length >= capacity * d) {
+      this.matrix = mappedRows;
+      this.rowsMapped = true;
+    } else {
+      const matrix = new Uint16Array(new SharedArrayBuffer(capacity * d * 2));
+      matrix.set(this.matrix.subarray(0, this.used * d));
+      this.matrix = matrix;
+      this.rowsMapped = false;
+    }
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;
@@ -257,6 +272,13 @@ export class SearchIndex {
 
   /** The shared matrix (half floats: vector-math halfRow reads a row) and live slots, for a builder thread (a snapshot: later writes are tracked). */
   snapshotForBuild(): { matrix: Uint16Array<ArrayBufferLike>; slots: Int32Array } {
+    if (this.rowsMapped) {
+      // A builder thread reads a shared buffer: the mapped rows are copied into one (until the next snapshot maps them).
+      const matrix = new Uint16Array(new SharedArrayBuffer(this.capacity * this.dimensions * 2));
+      matrix.set(this.matrix.subarray(0, this.used * this.dimensions));
+      this.matrix = matrix;
+      this.rowsMapped = false;
+    }
     this.building = true;
     this.changedDuringBuild.clear();
     const slots = new Int32Array(this.slotOf.size);
@@ -301,7 +323,33 @@ export class SearchIndex {
       dictionaries: Object.fromEntries(Object.entries(texts).map(([k, column]) => [k, column.dictionary()])),
       names: names?.meta ?? null, keywords: keywords?.meta ?? null,
     };
-    writeArrayFile(file, meta, arrays);
+    writeArrayFile(file, meta, arrays, ['matrix']);
+  }
+
+  /**
+   * Reads the rows in place from `file`, the index file just written by writeSnapshot for this index's state (the
+   * caller knows nothing was written since), instead of holding them in this process's own memory. False, with the
+   * rows kept as they are, when they cannot be mapped (no native call, a file of another layout) or changed meanwhile.
+   */
+  async mapRowsFrom(file: string): Promise<boolean> {
+    if (!this.mapFile || this.rowsMapped) return false;
+    const generation = this.generation;
+    const reader = await openArrayFile(file);
+    try {
+      if ((reader.meta as IndexSnapshotMeta).used !== this.used || reader.length('matrix') !== this.used * this.dimensions) return false;
+      const rows = reader.map('matrix', this.capacity * this.dimensions, this.mapFile) as Uint16Array | undefined;
+      if (!rows || this.generation !== generation || this.building) return false;
+      this.matrix = rows;
+      this.rowsMapped = true;
+      return true;
+    } finally {
+      await reader.close();
+    }
+  }
+
+  /** Whether the rows are read in place from a snapshot file (tests, bench:memory). */
+  get mappedRows(): boolean {
+    return this.rowsMapped;
   }
 
   /**
@@ -314,9 +362,12 @@ export class SearchIndex {
     if (meta.dimensions !== this.dimensions || meta.ids.length !== meta.used) throw new Error('restoreSnapshot: another shape');
     if (!!meta.names !== !!this.nameIndex || !!meta.keywords !== !!this.keywordIndex) throw new Error('restoreSnapshot: other indexes');
     const live = meta.ids.reduce((n, id) => n + (id ? 1 : 0), 0);
-    this.reserve(Math.max(meta.used, Math.ceil(live * 1.05) + 1024));
+    const room = Math.max(meta.used, Math.ceil(live * 1.05) + 1024, this.capacity);
+    // The rows are read in place from the file when they can be (mapped: the page cache's, not this process's).
+    const mapped = this.mapFile ? (reader.map('matrix', room * this.dimensions, this.mapFile) as Uint16Array | undefined) : undefined;
+    this.grow(room, mapped);
     const c = this.cols;
-    await reader.readInto('matrix', this.matrix as Uint16Array);
+    if (!mapped) await reader.readInto('matrix', this.matrix as Uint16Array);
     await reader.readInto('live', this.live);
     await reader.readInto('verified', c.verified);
     await reader.readInto('latitude', c.latitude);

@@ -8,7 +8,7 @@ import { createSystemRepo } from './system.repo.js';
 export const API_VERSION = '2.0.0';
 
 /** What the search module reports about its in-process vector index (undefined: disabled). */
-export type VectorIndexReport = { state: string; companies: number; graph: string } | undefined;
+export type VectorIndexReport = { state: string; companies: number; graph: string; rows?: string } | undefined;
 
 export function createSystemService(deps: { config: Config; db: Db; embeddings: EmbeddingProvider; jobs: Jobs; vectorIndexStatus?: () => VectorIndexReport; replicas?: () => ReplicaStatus[] }) {
   const { config, embeddings, jobs } = deps;
@@ -33,7 +33,7 @@ export function createSystemService(deps: { config: Config; db: Db; embeddings: 
       const shutdown = draining ? { ok: false, detail: 'shutting down: finishing requests, routing should stop' } : { ok: true };
       // Informational: while the index loads or builds, search answers from the database (slower, still correct).
       const vi = deps.vectorIndexStatus?.();
-      const vectorIndex = { ok: true, detail: vi ? `${vi.state}, ${vi.companies} companies, graph ${vi.graph}` : 'disabled: search uses the database' };
+      const vectorIndex = { ok: true, detail: vi ? `${vi.state}, ${vi.companies} companies, graph ${vi.graph}${vi.rows === 'mapped' ? ', rows read in place from the snapshot' : ''}` : 'disabled: search uses the database' };
       // Informational too: a replica down or behind only sends reads to the primary.
       const replicas = deps.replicas?.() ?? [];
       const readReplicas = {
