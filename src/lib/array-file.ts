@@ -22,7 +22,7 @@ const MAGIC = 0x58495041; // "APIX", little-endian
 const CHUNK = 16 << 20;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-interface Section {
+export interface ArraySection {
   name: string;
   kind: Kind;
   length: number;
@@ -33,7 +33,7 @@ interface Header {
   /** The data's start is a multiple of this (absent: 8); page-aligned sections' offsets are multiples of PAGE_ALIGN. */
   dataAlign?: number;
   meta: unknown;
-  sections: Section[];
+  sections: ArraySection[];
 }
 
 function kindOf(a: NumericArray): Kind {
@@ -73,9 +73,26 @@ const PAGE_ALIGN = 65_536;
 const alignTo = (n: number, to: number) => Math.ceil(n / to) * to;
 const bytesOf = (a: NumericArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** Writes `meta` and `arrays` to `file` (replacing it); the arrays named in `pageAligned` can be mapped (`map`). */
-export function writeArrayFile(file: string, meta: unknown, arrays: Record<string, NumericArray>, pageAligned: readonly string[] = []): void {
-  const sections: Section[] = [];
+/** Where each array of a file lies (absolute start of the data, each array's offset from it): enough to map one. */
+export interface ArrayFileLayout {
+  start: number;
+  sections: readonly ArraySection[];
+}
+
+/**
+ * Loads one array with room for `capacity` elements (at least its length): mapped in place when it can be, else read
+ * into a new array.
+ */
+export type ArrayLoader = (name: string, capacity?: number) => Promise<NumericArray>;
+/** Maps one array in place with room for `capacity` elements (at least its length); undefined when it cannot be. */
+export type ArrayMapper = (name: string, capacity?: number) => NumericArray | undefined;
+
+/**
+ * Writes `meta` and `arrays` to `file` (replacing it) and says where each lies; the arrays named in `pageAligned` can
+ * be mapped (`mapArray`, a reader's `map`).
+ */
+export function writeArrayFile(file: string, meta: unknown, arrays: Record<string, NumericArray>, pageAligned: readonly string[] = []): ArrayFileLayout {
+  const sections: ArraySection[] = [];
   let offset = 0;
   for (const [name, a] of Object.entries(arrays)) {
     if (pageAligned.includes(name)) offset = alignTo(offset, PAGE_ALIGN);
@@ -103,6 +120,24 @@ export function writeArrayFile(file: string, meta: unknown, arrays: Record<strin
   } finally {
     fs.closeSync(fd);
   }
+  return { start, sections };
+}
+
+/**
+ * The array `name` of `file` (laid out as `layout` says) mapped in place, privately (writes copy their page, the file
+ * never changes), with zeroed room after it up to `capacity` elements; undefined when it was not written page-aligned,
+ * is absent or larger than `capacity`, or cannot be mapped (the caller reads it instead).
+ */
+export function mapArray(file: string, layout: ArrayFileLayout, name: string, capacity: number, mapFile: MapFile): NumericArray | undefined {
+  const s = layout.sections.find((section) => section.name === name);
+  if (!s) return undefined;
+  const position = layout.start + s.offset;
+  if (position % PAGE_ALIGN !== 0 || capacity < s.length) return undefined;
+  try {
+    return view(s.kind, mapFile(file, position, s.length * bytesPer(s.kind), Math.max(1, capacity) * bytesPer(s.kind)), capacity);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An array file opened for reading: its JSON value, and its arrays read on demand. */
@@ -121,6 +156,8 @@ export interface ArrayFileReader {
    * Its bytes still count in `sha256` (read from the file when the hash reaches them).
    */
   map(name: string, capacity: number, mapFile: MapFile): NumericArray | undefined;
+  /** `map` when `mapFile` is given and the array can be mapped, else read into a new array of `capacity` (at least its length). */
+  load(name: string, capacity?: number, mapFile?: MapFile): Promise<NumericArray>;
   /**
    * The whole file's SHA-256. The bytes read so far count when the arrays were read in the file's order (a reader
    * that reads every array in order checks the file in the same pass); otherwise the file is read again.
@@ -173,15 +210,10 @@ export async function openArrayFile(file: string): Promise<ArrayFileReader> {
       await readFully(handle, into, position, inOrder ? (bytes) => hash.update(bytes) : undefined);
       if (inOrder) hashedTo = position + into.length;
     };
+    const layout: ArrayFileLayout = { start, sections: header.sections };
     const map = (name: string, capacity: number, mapFile: MapFile): NumericArray | undefined => {
-      const s = section(name);
-      const position = start + s.offset;
-      if (position % PAGE_ALIGN !== 0 || capacity < s.length) return undefined;
-      try {
-        return view(s.kind, mapFile(file, position, s.length * bytesPer(s.kind), capacity * bytesPer(s.kind)), capacity);
-      } catch {
-        return undefined;
-      }
+      section(name);
+      return mapArray(file, layout, name, capacity, mapFile);
     };
     return {
       meta: header.meta,
@@ -189,6 +221,15 @@ export async function openArrayFile(file: string): Promise<ArrayFileReader> {
       length: (name) => section(name).length,
       readInto,
       map,
+      async load(name, capacity, mapFile) {
+        const s = section(name);
+        const room = Math.max(capacity ?? 0, s.length);
+        const mapped = mapFile ? map(name, room, mapFile) : undefined;
+        if (mapped) return mapped;
+        const out = allocate(s.kind, room);
+        await readInto(name, out);
+        return out;
+      },
       async read(name) {
         const s = section(name);
         const out = allocate(s.kind, s.length);

@@ -1,7 +1,7 @@
 import { addContribution, compareBytes, finishRank, groupByTerm, lexemeContribution, parseTsvector, rankItems, rankWeights } from '../../lib/ts-rank.js';
 import type { QueryLexeme, ScoredLexeme } from './search.repo.js';
 import { TermArena, type TermArenaState } from './term-arena.js';
-import type { ArrayFileReader, NumericArray } from '../../lib/array-file.js';
+import type { ArrayLoader, ArrayMapper, NumericArray } from '../../lib/array-file.js';
 
 /** The keyword query search.service plans: the same parameters search.repo's keywordCandidates takes. */
 export interface KeywordQuery {
@@ -194,20 +194,12 @@ export class KeywordIndex {
    * Restores what exportState kept into this empty index (built with the same settings; the caller checks), with room
    * for `slotRoom` slots. The postings are views of one array, each copied when it grows.
    */
-  async restoreState(meta: KeywordIndexState, reader: ArrayFileReader, prefix: string, slotRoom: number): Promise<void> {
+  async restoreState(meta: KeywordIndexState, load: ArrayLoader, slotRoom: number): Promise<void> {
     const n = meta.lexemes.length;
-    this.df = new Int32Array(Math.max(1024, n + (n >> 4)));
-    this.postingCount = new Int32Array(this.df.length);
-    await reader.readInto(`${prefix}df`, this.df);
-    await reader.readInto(`${prefix}counts`, this.postingCount);
-    const postings = (await reader.read(`${prefix}postings`)) as Int32Array;
-    this.postings = new Array(n);
-    let at = 0;
-    for (let id = 0; id < n; id++) {
-      const count = this.postingCount[id]!;
-      this.postings[id] = count > 0 ? postings.subarray(at, at + count) : undefined;
-      at += count;
-    }
+    const room = Math.max(1024, n + (n >> 4));
+    this.df = (await load('df', room)) as Int32Array<ArrayBuffer>;
+    this.postingCount = (await load('counts', room)) as Int32Array<ArrayBuffer>;
+    this.viewPostings((await load('postings')) as Int32Array, n);
     this.lexemes = meta.lexemes;
     meta.lexemes.forEach((lexeme, id) => {
       this.lexemeIds.set(lexeme, id);
@@ -215,7 +207,28 @@ export class KeywordIndex {
     });
     this.total = meta.total;
     this.stale = meta.stale;
-    await this.docs.restoreState(meta.arena, (name, into) => reader.readInto(`${prefix}${name}`, into), slotRoom);
+    await this.docs.restoreState(meta.arena, load, slotRoom);
+  }
+
+  /**
+   * Reads the postings and the per-company terms in place from the snapshot just written of this very state
+   * (exportState's arrays; the caller knows nothing was written since).
+   */
+  mapArrays(map: ArrayMapper): void {
+    const postings = map('postings', this.total);
+    if (postings instanceof Int32Array && postings.length === this.total) this.viewPostings(postings, this.lexemes.length);
+    this.docs.mapArrays(map);
+  }
+
+  /** Each lexeme's posting list as a view of `postings` (exportState's order), copied when it grows. */
+  private viewPostings(postings: Int32Array, n: number): void {
+    this.postings = new Array(n);
+    let at = 0;
+    for (let id = 0; id < n; id++) {
+      const count = this.postingCount[id]!;
+      this.postings[id] = count > 0 ? postings.subarray(at, at + count) : undefined;
+      at += count;
+    }
   }
 
   private exact(lexeme: string): number[] {

@@ -1,5 +1,5 @@
 import { trigramSequence, type WordCharacters } from '../../lib/trigram.js';
-import type { ArrayFileReader, NumericArray } from '../../lib/array-file.js';
+import type { ArrayLoader, ArrayMapper, NumericArray } from '../../lib/array-file.js';
 
 /**
  * Trigram postings of company names, by slot of the vector index: which slots' names hold a trigram. The
@@ -123,9 +123,9 @@ export class NameIndex {
   }
 
   /** Restores what exportState kept into this empty index (the postings are views of one array, copied when they grow). */
-  async restoreState(meta: NameIndexState, reader: ArrayFileReader, prefix: string): Promise<void> {
-    const lengths = (await reader.read(`${prefix}lengths`)) as Int32Array;
-    const postings = (await reader.read(`${prefix}postings`)) as Int32Array;
+  async restoreState(meta: NameIndexState, load: ArrayLoader): Promise<void> {
+    const lengths = (await load('lengths')) as Int32Array;
+    const postings = (await load('postings')) as Int32Array;
     let at = 0;
     meta.trigrams.forEach((t, id) => {
       this.idOf.set(t, id);
@@ -138,6 +138,20 @@ export class NameIndex {
     });
     this.total = meta.total;
     this.stale = meta.stale;
+  }
+
+  /**
+   * Reads the postings in place from the snapshot just written of this very state (exportState's array; the caller
+   * knows nothing was written since).
+   */
+  mapArrays(map: ArrayMapper): void {
+    const postings = map('postings', this.total);
+    if (!(postings instanceof Int32Array) || postings.length !== this.total) return;
+    let at = 0;
+    for (let id = 0; id < this.postings.length; id++) {
+      this.postings[id] = postings.subarray(at, at + this.lengths[id]!);
+      at += this.lengths[id]!;
+    }
   }
 
   private trigramId(t: string): number {

@@ -195,19 +195,10 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       // with their writes) are let go.
       if (manifest.graph && index === saving && index.graphWrites === writes) {
         mapSavedGraph(path.join(options.snapshotDir, manifest.graph));
-        await mapSavedRows(saving, path.join(options.snapshotDir, manifest.index));
+        saving.mapSnapshotArrays(path.join(options.snapshotDir, manifest.index));
       }
     } catch (err) {
       options.log.warn({ err }, 'search index snapshot not saved: the next start reads the index from the database');
-    }
-  }
-
-  async function mapSavedRows(saved: SearchIndex, file: string): Promise<void> {
-    try {
-      await saved.mapRowsFrom(file);
-    } catch (err) {
-      // removed meanwhile by another instance's newer snapshot: the rows in memory stay
-      options.log.warn({ err }, 'search index rows not mapped from their snapshot: they stay in memory');
     }
   }
 

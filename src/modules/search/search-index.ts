@@ -8,7 +8,7 @@ import { filterPredicate, hasFilters, TextColumn, type FilterColumns } from './i
 import { TopK } from './top-k.js';
 import { unitVector } from './vector-math.js';
 import { dotHalfAt, halfRow, toHalf } from '../../lib/half-float.js';
-import { openArrayFile, writeArrayFile, type ArrayFileReader, type MapFile, type NumericArray } from '../../lib/array-file.js';
+import { mapArray, writeArrayFile, type ArrayFileLayout, type ArrayFileReader, type ArrayLoader, type ArrayMapper, type MapFile, type NumericArray } from '../../lib/array-file.js';
 import type { NameIndexState } from './name-index.js';
 import type { KeywordIndexState } from './keyword-index.js';
 
@@ -63,6 +63,9 @@ interface IndexSnapshotMeta {
   names: NameIndexState | null;
   keywords: KeywordIndexState | null;
 }
+
+/** The arrays of a snapshot large enough to be read in place (mapped) rather than into this process's memory. */
+const MAPPED_ARRAYS = ['matrix', 'keywords.postings', 'keywords.ids', 'keywords.ranks', 'names.postings'];
 
 /** The slots of the companies a filter leaves, cached per filter while nothing changes. */
 type Matches = { slots: Int32Array; count: number };
@@ -323,29 +326,31 @@ export class SearchIndex {
       dictionaries: Object.fromEntries(Object.entries(texts).map(([k, column]) => [k, column.dictionary()])),
       names: names?.meta ?? null, keywords: keywords?.meta ?? null,
     };
-    writeArrayFile(file, meta, arrays, ['matrix']);
+    this.written = { file, layout: writeArrayFile(file, meta, arrays, MAPPED_ARRAYS), generation: this.generation };
   }
 
   /**
-   * Reads the rows in place from `file`, the index file just written by writeSnapshot for this index's state (the
-   * caller knows nothing was written since), instead of holding them in this process's own memory. False, with the
-   * rows kept as they are, when they cannot be mapped (no native call, a file of another layout) or changed meanwhile.
+   * Reads the large arrays (the rows, the keyword and name postings, the per-company terms) in place from `file`, the
+   * index file this index wrote last, when nothing was written since, instead of holding them in this process's own
+   * memory. False, with everything kept as it is, when the rows cannot be mapped (no native call, another file, a
+   * write since, a graph being built from the rows).
    */
-  async mapRowsFrom(file: string): Promise<boolean> {
-    if (!this.mapFile || this.rowsMapped) return false;
-    const generation = this.generation;
-    const reader = await openArrayFile(file);
-    try {
-      if ((reader.meta as IndexSnapshotMeta).used !== this.used || reader.length('matrix') !== this.used * this.dimensions) return false;
-      const rows = reader.map('matrix', this.capacity * this.dimensions, this.mapFile) as Uint16Array | undefined;
-      if (!rows || this.generation !== generation || this.building) return false;
-      this.matrix = rows;
-      this.rowsMapped = true;
-      return true;
-    } finally {
-      await reader.close();
-    }
+  mapSnapshotArrays(file: string): boolean {
+    const written = this.written;
+    if (!this.mapFile || !written || written.file !== file || written.generation !== this.generation || this.building) return false;
+    const mapFile = this.mapFile;
+    const mapper = (prefix: string): ArrayMapper => (name, capacity) => mapArray(file, written.layout, `${prefix}${name}`, capacity ?? 0, mapFile);
+    const rows = mapper('')('matrix', this.capacity * this.dimensions);
+    if (!(rows instanceof Uint16Array)) return false;
+    this.matrix = rows;
+    this.rowsMapped = true;
+    this.keywordIndex?.mapArrays(mapper('keywords.'));
+    this.nameIndex?.mapArrays(mapper('names.'));
+    return true;
   }
+
+  /** The index file this index wrote last, where its arrays lie in it, and the state it holds. */
+  private written: { file: string; layout: ArrayFileLayout; generation: number } | undefined;
 
   /** Whether the rows are read in place from a snapshot file (tests, bench:memory). */
   get mappedRows(): boolean {
@@ -377,8 +382,10 @@ export class SearchIndex {
       await reader.readInto(`col.${k}`, column.slots);
       column.restoreDictionary(meta.dictionaries[k] ?? []);
     }
-    if (meta.names && this.nameIndex) await this.nameIndex.restoreState(meta.names, reader, 'names.');
-    if (meta.keywords && this.keywordIndex) await this.keywordIndex.restoreState(meta.keywords, reader, 'keywords.', this.capacity);
+    // The large arrays are mapped in place when they can be, like the rows.
+    const loader = (prefix: string): ArrayLoader => (name, capacity) => reader.load(`${prefix}${name}`, capacity, this.mapFile);
+    if (meta.names && this.nameIndex) await this.nameIndex.restoreState(meta.names, loader('names.'));
+    if (meta.keywords && this.keywordIndex) await this.keywordIndex.restoreState(meta.keywords, loader('keywords.'), this.capacity);
     this.idOf = meta.ids;
     for (let slot = meta.used - 1; slot >= 0; slot--) {
       if (this.live[slot] && meta.ids[slot]) this.slotOf.set(meta.ids[slot]!, slot);

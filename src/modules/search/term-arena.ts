@@ -1,3 +1,5 @@
+import type { ArrayLoader, ArrayMapper } from '../../lib/array-file.js';
+
 /**
  * Every slot's terms for the keyword index in two shared arrays instead of one small typed array per company
  * (whose object and allocation cost about as much as the terms themselves): a slot's lexeme ids, ascending, at
@@ -93,20 +95,29 @@ export class TermArena {
    * Restores a snapshot into this empty arena, with room for `slotRoom` slots and a twentieth more terms, so that
    * the first writes after a restart do not copy the whole arena to grow it.
    */
-  async restoreState(meta: TermArenaState, read: (name: 'ids' | 'ranks' | 'starts' | 'lengths', into: Int32Array | Float32Array | Uint32Array) => Promise<void>, slotRoom: number): Promise<void> {
+  async restoreState(meta: TermArenaState, load: ArrayLoader, slotRoom: number): Promise<void> {
     const terms = Math.max(1 << 12, Math.ceil(meta.end * 1.05) + 4096);
     const slots = Math.max(1024, slotRoom, meta.slots);
-    this.ids = new Int32Array(terms);
-    this.ranks = new Float32Array(terms);
-    this.starts = new Uint32Array(slots);
-    this.lengths = new Uint32Array(slots);
-    await read('ids', this.ids);
-    await read('ranks', this.ranks);
-    await read('starts', this.starts);
-    await read('lengths', this.lengths);
+    this.ids = (await load('ids', terms)) as Int32Array<ArrayBuffer>;
+    this.ranks = (await load('ranks', terms)) as Float32Array<ArrayBuffer>;
+    this.starts = (await load('starts', slots)) as Uint32Array<ArrayBuffer>;
+    this.lengths = (await load('lengths', slots)) as Uint32Array<ArrayBuffer>;
     this.end = meta.end;
     this.garbage = meta.garbage;
     this.slots = meta.slots;
+  }
+
+  /**
+   * Reads the terms in place from the snapshot just written of this very state (exportState's arrays; the caller
+   * knows nothing was written since), keeping the room the arrays have.
+   */
+  mapArrays(map: ArrayMapper): void {
+    const ids = map('ids', this.ids.length);
+    const ranks = map('ranks', this.ranks.length);
+    if (ids instanceof Int32Array && ranks instanceof Float32Array) {
+      this.ids = ids as Int32Array<ArrayBuffer>;
+      this.ranks = ranks as Float32Array<ArrayBuffer>;
+    }
   }
 
   get bytes(): number {
