@@ -76,6 +76,11 @@ export interface Config {
      * on start instead of rebuilt); default DATA_DIR/search-index, `off` for none (tests: none unless set).
      */
     snapshotDir: string | undefined;
+    /**
+     * VECTOR_INDEX_MAP_SNAPSHOT: read the index's large arrays (rows, postings) in place from the snapshot's file
+     * (memory-mapped: the page cache's, shared between instances) instead of into the process's own memory.
+     */
+    mapSnapshot: boolean;
   };
   llm: {
     baseUrl: string | undefined;
@@ -218,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
       buildThreads: int(env, 'VECTOR_INDEX_BUILD_THREADS', Math.max(1, os.availableParallelism() - 1), 1, 64),
       nativeKernels: bool(env, 'NATIVE_KERNELS', true),
       snapshotDir: snapshotDir(env, nodeEnv),
+      mapSnapshot: bool(env, 'VECTOR_INDEX_MAP_SNAPSHOT', true),
     },
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', undefined, ['http:', 'https:']),

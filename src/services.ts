@@ -144,6 +144,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
         dimensions: config.embeddings.dimensions,
         exactBelow: config.vectorIndex.exactBelow,
         nativeKernels: config.vectorIndex.nativeKernels,
+        mapSnapshot: config.vectorIndex.mapSnapshot,
         buildThreads: config.vectorIndex.buildThreads,
         ...(config.vectorIndex.snapshotDir ? { snapshotDir: config.vectorIndex.snapshotDir } : {}),
         keywords: { fieldWeights: defaultTuning.fieldWeights, prefixLength: defaultTuning.prefixMinLength },

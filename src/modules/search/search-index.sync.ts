@@ -33,6 +33,8 @@ export interface SearchIndexSyncOptions {
   rebuildAfter?: number;
   /** Exact scans through the native kernel when it was built (config NATIVE_KERNELS). */
   nativeKernels?: boolean;
+  /** Read the large arrays in place from the snapshot's file (config VECTOR_INDEX_MAP_SNAPSHOT; default true). */
+  mapSnapshot?: boolean;
   /**
    * A folder where the index and its graph are kept between restarts (index-snapshot.ts; config
    * VECTOR_INDEX_SNAPSHOT_DIR): on start they are read from it and brought up to date from the change log instead of
@@ -82,7 +84,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
   const newIndex = () =>
-    new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels });
+    new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels, mapArrays: options.mapSnapshot });
   let index = newIndex();
   let state: SearchIndexStatus['state'] = 'loading';
   let syncedVersion = -1;

@@ -311,6 +311,16 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
       await restored.restoreSnapshot(reader);
       await reader.close();
       assert.equal(restored.mappedRows, mapping, 'restored rows are mapped');
+      // VECTOR_INDEX_MAP_SNAPSHOT=false: copied into the process instead, answering the same.
+      const copied = new SearchIndex({ dimensions: D, exactBelow: 50, oversample: 4, chooseByCost: true, mapArrays: false });
+      copied.indexNames('unicode');
+      copied.indexKeywords([0.1, 0.2, 0.4, 1], 4);
+      const copyReader = await openArrayFile(file);
+      await copied.restoreSnapshot(copyReader);
+      await copyReader.close();
+      assert.equal(copied.mappedRows, false);
+      const probe = randomVector();
+      assert.deepEqual(copied.search(probe, { category: 'Legal' }, 10), restored.search(probe, { category: 'Legal' }, 10));
       // The index just saved can let go of its own copies for the file it wrote, answering as before.
       const sides = (index: SearchIndex) => {
         const q = { match: [{ lexeme: 'legal', prefix: false }, { lexeme: 'plu', prefix: true }], scored: [{ term: 0, lexeme: 'legal', prefix: false, idf: 1.2 }, { term: 1, lexeme: 'plu', prefix: true, idf: 0.7 }], avgLength: 3, k1: 1.2, b: 0.75 };

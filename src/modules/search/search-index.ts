@@ -44,6 +44,8 @@ export interface SearchIndexOptions {
   chooseByCost?: boolean;
   /** Exact scans through the native kernel when it was built (default true). */
   nativeKernels?: boolean;
+  /** Read the large arrays in place from a snapshot's file when the native mapping call is built (default true). */
+  mapArrays?: boolean;
 }
 
 /** Most slots kept across cached filter matches (16 MB of Int32): older entries go first. */
@@ -124,7 +126,7 @@ export class SearchIndex {
     this.dimensions = options.dimensions;
     const kernels = loadNativeKernels(options.nativeKernels !== false);
     this.dotRows = kernels?.dotRowsHalf;
-    this.mapFile = kernels?.mapFile;
+    this.mapFile = options.mapArrays === false ? undefined : kernels?.mapFile;
     this.scanCost = this.dotRows ? 0.3 : 1;
     this.grow(1024);
   }
