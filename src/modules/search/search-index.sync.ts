@@ -84,7 +84,10 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   const pageSize = options.pageSize ?? 2000;
   const rebuildAfter = options.rebuildAfter ?? 1000;
   const newIndex = () =>
-    new SearchIndex({ dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true, nativeKernels: options.nativeKernels, mapArrays: options.mapSnapshot });
+    new SearchIndex({
+      dimensions: options.dimensions, exactBelow: options.exactBelow, oversample: options.oversample ?? 4, chooseByCost: true,
+      nativeKernels: options.nativeKernels, mapArrays: options.mapSnapshot,
+    });
   let index = newIndex();
   let state: SearchIndexStatus['state'] = 'loading';
   let syncedVersion = -1;
