@@ -1,7 +1,7 @@
-// Runs every *.test.ts under src and test with node's test runner (through tsx): once on PGlite, and
-// again on PostgreSQL when TEST_DATABASE_URL is set. Node 20 does not expand globs itself.
+// Runs every *.test.ts under src and test with node's test runner (through tsx): once on PGlite, and again on
+// PostgreSQL, for the files that reach the store, when TEST_DATABASE_URL is set. Node 20 does not expand globs itself.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function findTests(dir) {
@@ -26,12 +26,22 @@ const subset = process.env.TEST_SUBSET === 'node-line';
 // TEST_SKIP_BROWSER=1 leaves out the journeys in Chromium (*.browser.test.ts): the second CI run on the Node LTS
 // line checks the server on that Node; the browser does not change with it, and those journeys are the slowest files.
 const skipBrowser = process.env.TEST_SKIP_BROWSER === '1';
-const files = only.length ? only : ['src', 'test'].flatMap(findTests).filter((f) => !(skipBrowser && f.endsWith('.browser.test.ts'))).filter((f) => !subset || inNodeLineSubset(f)).sort();
+const found = ['src', 'test'].flatMap(findTests).filter((f) => !(skipBrowser && f.endsWith('.browser.test.ts'))).filter((f) => !subset || inNodeLineSubset(f));
+// Longest first: the runner starts files in the order given, two at a time, so a long file started last runs alone at
+// the end. The browser journeys are the longest; after them, a larger file usually takes longer.
+const isBrowser = (f) => f.endsWith('.browser.test.ts');
+const files = only.length ? only : found.sort((a, b) => Number(isBrowser(b)) - Number(isBrowser(a)) || statSync(b).size - statSync(a).size || a.localeCompare(b));
+// The PostgreSQL pass runs the files that reach the store: those that build an app or open a database through the
+// test helpers. A file that never opens one (pure helpers, kernels, extraction) answers the same on either store, and
+// the browser journeys drive pages whose every call the route files check on both stores.
+const touchesStore = (f) => /test\/helpers\/(index|app)\.js|TEST_STORE|TEST_DATABASE_URL|openDb\(/.test(readFileSync(f, 'utf8'));
+const storeFiles = only.length ? only : files.filter((f) => !isBrowser(f) && touchesStore(f));
 const stores = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 let failed = false;
 for (const store of stores) {
-  console.log(`\n# store: ${store} (${files.length} test files, Node ${process.version})`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
+  const run = store === 'postgres' ? storeFiles : files;
+  console.log(`\n# store: ${store} (${run.length} test files, Node ${process.version})`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...run], {
     stdio: 'inherit',
     env: { ...process.env, TEST_STORE: store, NODE_ENV: 'test' },
   });
