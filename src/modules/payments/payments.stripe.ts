@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import { SUBSCRIPTION_STATUSES, type BillingInterval, type SubscriptionStatus } from './payments.types.js';
@@ -64,18 +64,20 @@ export function subscriptionSnapshot(sub: Obj): SubscriptionSnapshot {
 export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentProvider {
   const c = config.payments;
   const base = c.stripeApiBase ? new URL(c.stripeApiBase) : undefined;
-  const stripe = new Stripe(c.stripeSecretKey!, {
+  // The SDK (several hundred modules) is loaded on the first call, so that an instance that sells nothing never loads it.
+  let client: Promise<Stripe> | undefined;
+  const sdk = (): Promise<Stripe> => (client ??= import('stripe').then(({ default: StripeClient }) => new StripeClient(c.stripeSecretKey!, {
     maxNetworkRetries: c.stripeMaxRetries,
     timeout: c.stripeTimeoutMs,
     telemetry: false,
     ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'https:' ? 'https' : 'http' } : {}),
-  });
+  })));
   const prices = new Map<BillingInterval, string>();
   async function priceId(interval: BillingInterval): Promise<string> {
     const cached = prices.get(interval);
     if (cached) return cached;
     const key = c.priceLookupKeys[interval];
-    const list = await stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 });
+    const list = await (await sdk()).prices.list({ lookup_keys: [key], active: true, limit: 1 });
     const id = list.data[0]?.id;
     if (!id) throw new AppError('unavailable', `No active Stripe price has the lookup key ${key}: the operator must create it.`);
     prices.set(interval, id);
@@ -101,7 +103,7 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
     name: 'stripe',
     ensureCustomer: (t) => call(async () => {
       if (t.existing) return { customerId: t.existing };
-      const customer = await stripe.customers.create(
+      const customer = await (await sdk()).customers.create(
         { name: t.name, ...(t.email ? { email: t.email } : {}), metadata: { tool_id: t.toolId } },
         { idempotencyKey: `customer-${t.toolId}` },
       );
@@ -109,7 +111,7 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
     }),
     createCheckout: (i) => call(async () => {
       const price = await priceId(i.interval);
-      const session = await stripe.checkout.sessions.create({
+      const session = await (await sdk()).checkout.sessions.create({
         mode: 'subscription',
         customer: i.customerId,
         client_reference_id: i.toolId,
@@ -125,7 +127,7 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
       return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
     }),
     getCheckout: (id) => orNull(async (): Promise<CheckoutSnapshot> => {
-      const s = (await stripe.checkout.sessions.retrieve(id)) as unknown as Obj;
+      const s = (await (await sdk()).checkout.sessions.retrieve(id)) as unknown as Obj;
       return {
         id: String(s.id),
         status: s.status === 'complete' ? 'complete' : s.status === 'expired' ? 'expired' : 'open',
@@ -136,24 +138,24 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
       };
     }),
     createPortal: (i) => call(async () => {
-      const s = await stripe.billingPortal.sessions.create({ customer: i.customerId, return_url: i.returnUrl });
+      const s = await (await sdk()).billingPortal.sessions.create({ customer: i.customerId, return_url: i.returnUrl });
       return { url: s.url };
     }),
     listSubscriptions: (customerId) => call(async () => {
-      const list = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
+      const list = await (await sdk()).subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
       return list.data.map((s) => subscriptionSnapshot(s as unknown as Obj));
     }),
-    getSubscription: (id) => orNull(async () => subscriptionSnapshot((await stripe.subscriptions.retrieve(id)) as unknown as Obj)),
+    getSubscription: (id) => orNull(async () => subscriptionSnapshot((await (await sdk()).subscriptions.retrieve(id)) as unknown as Obj)),
     cancelAtPeriodEnd: (id, reason, idempotencyKey) => call(async () => {
-      const s = await stripe.subscriptions.update(id, { cancel_at_period_end: true, ...(reason ? { cancellation_details: { comment: reason } } : {}) }, { idempotencyKey });
+      const s = await (await sdk()).subscriptions.update(id, { cancel_at_period_end: true, ...(reason ? { cancellation_details: { comment: reason } } : {}) }, { idempotencyKey });
       return subscriptionSnapshot(s as unknown as Obj);
     }),
     resume: (id, idempotencyKey) => call(async () => {
-      const s = await stripe.subscriptions.update(id, { cancel_at_period_end: false }, { idempotencyKey });
+      const s = await (await sdk()).subscriptions.update(id, { cancel_at_period_end: false }, { idempotencyKey });
       return subscriptionSnapshot(s as unknown as Obj);
     }),
     getInvoice: (id) => orNull(async (): Promise<InvoiceSnapshot> => {
-      const inv = (await stripe.invoices.retrieve(id)) as unknown as Obj;
+      const inv = (await (await sdk()).invoices.retrieve(id)) as unknown as Obj;
       const parent = inv.parent as Obj | undefined;
       const details = parent?.subscription_details as Obj | undefined;
       return {
@@ -171,13 +173,13 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
       };
     }),
     createPromo: (p) => call(async () => {
-      const coupon = await stripe.coupons.create({
+      const coupon = await (await sdk()).coupons.create({
         ...(p.discountType === 'percent' ? { percent_off: p.percentOff! } : { amount_off: p.amountOff!, currency: p.currency! }),
         duration: p.duration,
         ...(p.duration === 'repeating' && p.durationInMonths ? { duration_in_months: p.durationInMonths } : {}),
         metadata: { promo_id: String(p.promoId) },
       }, { idempotencyKey: `coupon-${p.promoId}` });
-      const code = await stripe.promotionCodes.create({
+      const code = await (await sdk()).promotionCodes.create({
         promotion: { type: 'coupon', coupon: coupon.id },
         code: p.code,
         ...(p.maxRedemptions ? { max_redemptions: p.maxRedemptions } : {}),
@@ -188,7 +190,7 @@ export function createStripeProvider(config: Pick<Config, 'payments'>): PaymentP
       return { couponId: coupon.id, promotionCodeId: code.id };
     }),
     setPromoActive: (id, active) => call(async () => {
-      await stripe.promotionCodes.update(id, { active });
+      await (await sdk()).promotionCodes.update(id, { active });
     }),
   };
 }
