@@ -99,6 +99,8 @@ export class SearchIndex {
   private readonly mapFile: MapFile | undefined;
   /** The matrix is a snapshot file's rows mapped in place (not a shared buffer a builder thread can read). */
   private rowsMapped = false;
+  /** The index file this index wrote last, where its arrays lie in it, and the state it holds. */
+  private written: { file: string; layout: ArrayFileLayout; generation: number } | undefined;
   private dotScratch = new Float64Array(0);
   /** Slots of the graph's short list that pass the filters, re-scored in one native call. */
   private rescoreSlots = new Int32Array(0);
@@ -181,16 +183,12 @@ export class SearchIndex {
   /** More room for slots; `mappedRows`, the rows mapped in place with room for `min` (restoreSnapshot), else a new shared buffer. */
   private grow(min: number, mappedRows?: Uint16Array) {
     const d = this.dimensions;
-    const capacity = mappedRows ? Math.max(min, mappedRows.length / d) : Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
-    if (mappedRows && mappedRows.length >= capacity * d) {
+    if (mappedRows && mappedRows.length < min * d) throw new Error('grow: the mapped rows hold less room than asked for');
+    const capacity = mappedRows ? mappedRows.length / d : Math.max(min, this.capacity === 0 ? 0 : Math.ceil(this.capacity * 1.5), 1024);
+    if (mappedRows) {
       this.matrix = mappedRows;
       this.rowsMapped = true;
-    } else {
-      const matrix = new Uint16Array(new SharedArrayBuffer(capacity * d * 2));
-      matrix.set(this.matrix.subarray(0, this.used * d));
-      this.matrix = matrix;
-      this.rowsMapped = false;
-    }
+    } else this.rowsIntoSharedBuffer(capacity);
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;
@@ -205,6 +203,14 @@ export class SearchIndex {
     this.cols.longitude = longitude;
     for (const column of Object.values(this.textColumns())) column.grow(capacity);
     this.capacity = capacity;
+  }
+
+  /** The used rows copied into a new shared buffer of `capacity` rows (one a builder thread can read). */
+  private rowsIntoSharedBuffer(capacity: number): void {
+    const matrix = new Uint16Array(new SharedArrayBuffer(capacity * this.dimensions * 2));
+    matrix.set(this.matrix.subarray(0, this.used * this.dimensions));
+    this.matrix = matrix;
+    this.rowsMapped = false;
   }
 
   /**
@@ -277,13 +283,8 @@ export class SearchIndex {
 
   /** The shared matrix (half floats: vector-math halfRow reads a row) and live slots, for a builder thread (a snapshot: later writes are tracked). */
   snapshotForBuild(): { matrix: Uint16Array<ArrayBufferLike>; slots: Int32Array } {
-    if (this.rowsMapped) {
-      // A builder thread reads a shared buffer: the mapped rows are copied into one (until the next snapshot maps them).
-      const matrix = new Uint16Array(new SharedArrayBuffer(this.capacity * this.dimensions * 2));
-      matrix.set(this.matrix.subarray(0, this.used * this.dimensions));
-      this.matrix = matrix;
-      this.rowsMapped = false;
-    }
+    // A builder thread reads a shared buffer: the mapped rows are copied into one (until the next snapshot maps them).
+    if (this.rowsMapped) this.rowsIntoSharedBuffer(this.capacity);
     this.building = true;
     this.changedDuringBuild.clear();
     const slots = new Int32Array(this.slotOf.size);
@@ -350,9 +351,6 @@ export class SearchIndex {
     this.nameIndex?.mapArrays(mapper('names.'));
     return true;
   }
-
-  /** The index file this index wrote last, where its arrays lie in it, and the state it holds. */
-  private written: { file: string; layout: ArrayFileLayout; generation: number } | undefined;
 
   /** Whether the rows are read in place from a snapshot file (tests, bench:memory). */
   get mappedRows(): boolean {
