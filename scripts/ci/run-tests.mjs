@@ -27,7 +27,7 @@ const subset = process.env.TEST_SUBSET === 'node-line';
 // line checks the server on that Node; the browser does not change with it, and those journeys are the slowest files.
 const skipBrowser = process.env.TEST_SKIP_BROWSER === '1';
 const found = ['src', 'test'].flatMap(findTests).filter((f) => !(skipBrowser && f.endsWith('.browser.test.ts'))).filter((f) => !subset || inNodeLineSubset(f));
-// Longest first: the runner starts files in the order given, two at a time, so a long file started last runs alone at
+// Longest first: the runner starts files in the order given, a few at a time, so a long file started last runs alone at
 // the end. The browser journeys are the longest; after them, a larger file usually takes longer.
 const isBrowser = (f) => f.endsWith('.browser.test.ts');
 const files = only.length ? only : found.sort((a, b) => Number(isBrowser(b)) - Number(isBrowser(a)) || statSync(b).size - statSync(a).size || a.localeCompare(b));
@@ -41,7 +41,9 @@ let failed = false;
 for (const store of stores) {
   const run = store === 'postgres' ? storeFiles : files;
   console.log(`\n# store: ${store} (${run.length} test files, Node ${process.version})`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...run], {
+  // Three files at a time on two cores: a test process spends part of its time waiting (on the browser, a server
+  // process, PostgreSQL, timers), and two at a time left a fifth of the cores idle.
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=tap', ...run], {
     stdio: 'inherit',
     env: { ...process.env, TEST_STORE: store, NODE_ENV: 'test' },
   });
