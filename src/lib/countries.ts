@@ -82,3 +82,17 @@ export function countryName(code: string): string | undefined {
 export function countryNames(): string[] {
   return [...nameByCode.values()];
 }
+
+/**
+ * The country a page's registration statement names ("a company registered in England & Wales", "Reg. Charity No:
+ * 279228 (England and Wales)", "KvK 12345678", "ABN 12 345 678 901"), when it names one: footers of firms and charities
+ * with neither a postal address nor a country domain often say only this. `text` in any case.
+ */
+export function registeredCountry(text: string): string | undefined {
+  const t = text.toLowerCase();
+  if (/\bregistered (?:office )?in (?:england|scotland|northern ireland|wales)\b|\((?:in )?england (?:&|&amp;|and) wales\)|\bcompanies house\b/.test(t)) return 'GB';
+  if (/\bregistered in (?:the republic of )?ireland\b/.test(t)) return 'IE';
+  if (/\bkvk(?:[\s-]*(?:nr|nummer|number|no)\.?)?\s*:?\s*\d{8}\b/.test(t)) return 'NL';
+  if (/\ba\.?b\.?n\.?\s*:?\s*\d{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/.test(t)) return 'AU';
+  return undefined;
+}

@@ -91,3 +91,15 @@ describe('extractContact: the name as the page writes it (fresh set C)', () => {
     assert.deepEqual(found.filter((n) => n.source === 'copyright').map((n) => n.value), ['Acme Ice Cream of Ohio']);
   });
 });
+
+describe('extractContact: a footer without a footer element (fresh set G)', () => {
+  it('reads a registration statement\'s country and a "made with love in" sentence from the last lines of a page', () => {
+    const body = `${'<p>Recipe step.</p>'.repeat(30)}<div class="bottom"><p>Operated by ACME LIMITED, a company registered in England &amp; Wales (Company No. 11746352)</p><p>Made with ♥ in Leeds</p></div>`;
+    const c = extractContact(cheerio.load(`<body>${body}</body>`), 'https://acme.example.com/', []);
+    assert.equal(c.registeredIn, 'GB');
+    assert.deepEqual(c.selfLines, ['Made with ♥ in Leeds']);
+    // body text far above the end is an article's, not the site's
+    const article = extractContact(cheerio.load(`<body><p>Beta Ltd is registered in Ireland.</p>${'<p>More text.</p>'.repeat(30)}</body>`), 'https://acme.example.com/', []);
+    assert.equal(article.registeredIn, undefined);
+  });
+});

@@ -1,5 +1,6 @@
 import type * as cheerio from 'cheerio';
 import { findAddresses, type FoundAddress } from './address.js';
+import { registeredCountry } from './countries.js';
 import { domainKey, domainLabel, type NameEvidence } from './org-name.js';
 import { romaniseCyrillic } from './romanise.js';
 import { phonesInLine, type PhoneCandidate } from './phone.js';
@@ -21,6 +22,8 @@ export interface ContactEvidence {
   locale: string;
   /** Sentences of the site's header or footer that say where it is based ("a family business based in Hillsborough, NC"). */
   selfLines: string[];
+  /** The country a registration statement of the header or footer names ("a company registered in England & Wales"). */
+  registeredIn?: string;
 }
 
 const BLOCK = new Set('p div li tr td th h1 h2 h3 h4 h5 h6 address section header footer nav ul ol table center dd dt article aside main form blockquote figure figcaption dl'.split(' '));
@@ -301,11 +304,18 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   const lang = ($('html').attr('lang') ?? '').trim();
   const ogLocale = ($('meta[property="og:locale"]').first().attr('content') ?? '').trim().replace('_', '-');
   const locale = /^[a-z]{2}-[a-z]{2}$/i.test(lang) || !/^[a-z]{2}-[a-z]{2}$/i.test(ogLocale) ? lang : ogLocale;
-  const selfLines = [...new Set(page.filter((l) => l.chrome && !l.quoted && l.text.length <= 300 && BASED_IN.test(l.text) && !WEB_CREDIT.test(l.text)).map((l) => l.text))].slice(0, 5);
-  return { names, phones, addresses, messaging, calling, locale, selfLines };
+  // the header or footer, or on a page that marks neither, its last lines: old footers are a plain table or section
+  const marksChrome = page.some((l) => l.chrome);
+  const inChromeOrTail = (l: { chrome: boolean; quoted?: boolean }, i: number) => (l.chrome || (!marksChrome && i >= page.length - FOOTER_TAIL_LINES)) && !l.quoted;
+  const selfLines = [...new Set(page.filter((l, i) => inChromeOrTail(l, i) && l.text.length <= 300 && BASED_IN.test(l.text) && !WEB_CREDIT.test(l.text)).map((l) => l.text))].slice(0, 5);
+  // (an article in the body may name another firm's registration)
+  const registeredIn = page.filter(inChromeOrTail).map((l) => registeredCountry(l.text)).find((c) => c !== undefined);
+  return { names, phones, addresses, messaging, calling, locale, selfLines, ...(registeredIn ? { registeredIn } : {}) };
 }
 
 /** Where a sentence says the business is based (lib/self-described-place.ts reads the town after it). */
-const BASED_IN = /\b(?:based|located|headquartered|situated)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)\b|\bSitz in\b|\b(?:basée?s?|située?s?|implantée?s?)\s+à(?=\s)/i;
+/** How many last lines of a page count as its footer where no element marks one. */
+const FOOTER_TAIL_LINES = 20;
+const BASED_IN = /\b(?:based|located|headquartered|situated)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)\b|\bSitz in\b|\b(?:basée?s?|située?s?|implantée?s?)\s+à(?=\s)|\bmade\s+with\s+(?:love|♥|❤\uFE0F?)?\s*(?:in|from)\b|\bwith\s+(?:love|♥|❤\uFE0F?)\s+from\b|\bmit\s+(?:(?:viel\s+)?liebe|♥|❤\uFE0F?)?\s*aus\b/iu;
 /** A footer's credit to the web designer or host, often "a studio based in …": its town is not the business's. */
 const WEB_CREDIT = /\b(?:designed|developed|built|powered|hosted|created|made|maintained|managed|optimi[sz]ed)\s+(?:and\s+\w+\s+)?by\b|\bweb\s?(?:site\s+)?(?:design|development)\b|\b(?:web)?site\s+by\b|\bmarketing\s+by\b/i;

@@ -188,3 +188,14 @@ describe('choosePhone: fresh set D (fresh set D)', () => {
     assert.equal(choosePhone([cand('(866) 555-0201', { label: 'Toll Free:' }), cand('(310) 555-0100', { label: 'Phone:' })], ['US'])?.e164, '+13105550100');
   });
 });
+
+describe('choosePhone: fresh set G (session 22)', () => {
+  it('takes the general enquiries line over a department called corporate, and still prefers a corporate office', () => {
+    const cands = [cand('0747 465 5338', { label: 'Corporate Events:', chrome: true }), cand('0736 526 6695', { label: 'General Enquires:', chrome: true })];
+    assert.equal(choosePhone(cands, ['GB'])?.e164, '+447365266695');
+    assert.equal(choosePhone([cands[1]!, cands[0]!], ['GB'])?.e164, '+447365266695');
+    const office = [cand('0747 465 5338', { label: 'Corporate Office:', chrome: true }), cand('0736 526 6695', { label: 'Bookings:', chrome: true })];
+    assert.equal(choosePhone(office, ['GB'])?.e164, '+447474655338');
+    assert.equal(choosePhone([cand('0747 465 5338', { label: 'Corporate:', chrome: true }), cand('0736 526 6695', { label: 'Bookings:', chrome: true })], ['GB'])?.e164, '+447474655338');
+  });
+});

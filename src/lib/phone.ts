@@ -191,8 +191,9 @@ const LABEL_SCORES: [RegExp, number][] = [
   // a directory's visitor is a new customer: the sales line is theirs before support's, billing's or the press's
   [/sales/i, -0.2],
   [/mobile|cell|\bmob\b|\bm\s*[:.]/i, -0.2],
-  [/main|office|phone|\btel\b|\bph\b|\bp\s*[:.]|\bt\s*[:.]|call|téléphone|tél/i, 0.6],
-  [/head\s?office|headquarters|corporate|main office/i, 0.8],
+  [/main|office|phone|\btel\b|\bph\b|\bp\s*[:.]|\bt\s*[:.]|call|téléphone|tél|general\s+(?:enquir|inquir|info)/i, 0.6],
+  // "Corporate" alone or with its office is the head office; "Corporate Events" or "Corporate Sales" is a department
+  [/head\s?office|headquarters|\bcorporate(?:\s+(?:office|headquarters|hq))?\b(?!\s*[a-z])|main office/i, 0.8],
   // a capital letter alone before the number, as footers abbreviate: "F (614) 555-0143 P (614) 555-0142"
   [/(?:^|\s)F$/, -10],
   [/(?:^|\s)[PT]$/, 0.6],

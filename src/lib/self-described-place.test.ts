@@ -79,3 +79,12 @@ describe('selfDescribedPlace: the town a site gives as its own (issue 40)', () =
     assert.equal(selfDescribedPlace([text('title', 'Dentist in York')], 'GB')?.strength, 'plain');
   });
 });
+
+describe('selfDescribedPlace: a footer made "with love" in its town (fresh set G)', () => {
+  it('reads "made with ♥ in", "with love from" and "Mit ♥ aus", the heart written or left out as an icon', () => {
+    assert.equal(town([text('footer-sentence', 'Made with ♥ in Portland, Oregon')], 'US'), 'Portland|US');
+    assert.equal(town([text('footer-sentence', 'Mit Liebe aus Bremen')], 'DE'), 'Bremen|DE');
+    assert.equal(town([text('footer-sentence', 'Mit aus Bremen')], 'DE'), 'Bremen|DE');
+    assert.equal(town([text('footer-sentence', 'With love from Leeds')], 'GB'), 'Leeds|GB');
+  });
+});

@@ -90,13 +90,17 @@ export function identify(m: Material): Identity {
     for (const c of [...phoneCands]) if (/^[2-9]\d{7}$/.test(c.raw.replace(/[\s-]/g, ''))) phoneCands.push({ ...c, raw: `${area}${c.raw.replace(/[\s-]/g, '')}` });
   }
   for (const c of phoneCands) if (/^\s*(\+|00)/.test(c.raw)) vote(parsePhone(c.raw, [])?.country, 0.5);
+  // a registration statement's jurisdiction ("registered in England & Wales"): a legal fact, as strong as a country domain
+  // and stronger than a page language's region (site builders write en_US by default); weaker than an address
+  const registered = pages.map((p) => p.contact.registeredIn).find((c) => c !== undefined);
+  vote(registered, 1.5);
   // the country of an address line no town could be read from ("Business Park" / "Lancashire" / "FY4 5GU"): the last, weakest
   // hint, so that a number written for that country ("0845 ...") is not read as American on a .com site
   const lineCountry = votes.size ? undefined : countryCode(locate(m).country);
   vote(lineCountry, 0.3);
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
   const siteCountry = ranked[0]?.[0];
-  const countryHow = siteCountry === structured ? 'structured-address' : found.some((a) => a.country === siteCountry) ? 'address-shape' : siteCountry === tld ? 'tld' : siteCountry === lineCountry ? 'address-line' : 'phone-prefix';
+  const countryHow = siteCountry === structured ? 'structured-address' : found.some((a) => a.country === siteCountry) ? 'address-shape' : siteCountry === tld ? 'tld' : siteCountry === registered ? 'registration' : siteCountry === lineCountry ? 'address-line' : 'phone-prefix';
 
   // 3. Phone: parsed for the site's country, then the TLD's, then a US guess (valid there or dropped)
   // the page language is a last hint before the US guess: "030 1234567" on a German .com
