@@ -22,7 +22,7 @@ export interface ContactEvidence {
   locale: string;
   /** Sentences of the site's header or footer that say where it is based ("a family business based in Hillsborough, NC"). */
   selfLines: string[];
-  /** The country a registration statement of the header or footer names ("a company registered in England & Wales"). */
+  /** The country a registration statement names ("a company registered in England & Wales"), in the header or footer, or in the last lines of a page that marks neither. */
   registeredIn?: string;
 }
 
@@ -308,14 +308,14 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   const marksChrome = page.some((l) => l.chrome);
   const inChromeOrTail = (l: { chrome: boolean; quoted?: boolean }, i: number) => (l.chrome || (!marksChrome && i >= page.length - FOOTER_TAIL_LINES)) && !l.quoted;
   const selfLines = [...new Set(page.filter((l, i) => inChromeOrTail(l, i) && l.text.length <= 300 && BASED_IN.test(l.text) && !WEB_CREDIT.test(l.text)).map((l) => l.text))].slice(0, 5);
-  // (an article in the body may name another firm's registration)
+  // (not the body's text: an article may name another firm's registration)
   const registeredIn = page.filter(inChromeOrTail).map((l) => registeredCountry(l.text)).find((c) => c !== undefined);
   return { names, phones, addresses, messaging, calling, locale, selfLines, ...(registeredIn ? { registeredIn } : {}) };
 }
 
-/** Where a sentence says the business is based (lib/self-described-place.ts reads the town after it). */
 /** How many last lines of a page count as its footer where no element marks one. */
 const FOOTER_TAIL_LINES = 20;
+/** Where a sentence says the business is based (lib/self-described-place.ts reads the town after it). */
 const BASED_IN = /\b(?:based|located|headquartered|situated)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)\b|\bSitz in\b|\b(?:basée?s?|située?s?|implantée?s?)\s+à(?=\s)|\bmade\s+with\s+(?:love|♥|❤\uFE0F?)?\s*(?:in|from)\b|\bwith\s+(?:love|♥|❤\uFE0F?)\s+from\b|\bmit\s+(?:(?:viel\s+)?liebe|♥|❤\uFE0F?)?\s*aus\b/iu;
 /** A footer's credit to the web designer or host, often "a studio based in …": its town is not the business's. */
 const WEB_CREDIT = /\b(?:designed|developed|built|powered|hosted|created|made|maintained|managed|optimi[sz]ed)\s+(?:and\s+\w+\s+)?by\b|\bweb\s?(?:site\s+)?(?:design|development)\b|\b(?:web)?site\s+by\b|\bmarketing\s+by\b/i;
