@@ -1,9 +1,11 @@
 /**
  * Where the server's main thread goes under load: `npx tsx scripts/dev/profile-search.ts --data-dir DIR | --database-url URL
- * [--duration 20] [--filters | --near | --in-city]` starts scripts/bench/bench-server.ts on a store that bench:search filled
+ * [--duration 20] [--filters | --near | --in-city | --browse]` starts scripts/bench/bench-server.ts on a store that bench:search filled
  * (`--data-dir` kept, or a PostgreSQL database kept with `--database-name`), under `node --cpu-prof`, sends novel queries from 10 connections, stops the
  * server and prints the main thread's self time per function (top 30), the inclusive time of the functions that
- * hold the most (top 30), and how busy it was. `--near` adds near=<city>, `--in-city` names the city in the words.
+ * hold the most (top 30), and how busy it was. `--near` adds near=<city>, `--in-city` names the city in the words, `--browse`
+ * sends bench:search's browse with filters (a category, a country, verified, no words); `--node-args "--trace-gc …"`
+ * passes flags to the server's node.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startProbeServer } from '../bench/bench-start.js';
-import { PLACES } from '../bench/lib/synthetic-companies.js';
+import { loadTemplates, PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -19,15 +21,18 @@ const option = (name: string, fallback?: string) => (args.includes(name) ? args[
 const duration = Number(option('--duration', '20'));
 const withFilters = args.includes('--filters');
 const place = args.includes('--near') ? 'near' : args.includes('--in-city') ? 'in-city' : undefined;
+const browse = args.includes('--browse');
+const categories = [...new Set(loadTemplates(root).map((t) => t.category))];
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-prof-'));
 
-const server = await startProbeServer(root, args, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+const server = await startProbeServer(root, args, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(option('--node-args')?.split(' ').filter(Boolean) ?? [])] });
 const words = ['plumbing', 'tax advice', 'wedding', 'solar', 'bakery', 'security audit', 'dentist', 'logistics', 'cloud hosting', 'translation', 'roofing', 'payroll'];
 let n = 0;
 const filters = ['&country=Germany&is_verified=true', '&country=United%20States&is_verified=true', '&category=Technology', '&country=France'];
 function nextPath(): string {
   const words2 = `${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`;
   const city = PLACES[n % PLACES.length]![1];
+  if (browse) return `/api/v1/agent/companies?category=${encodeURIComponent(categories[n % categories.length]!)}&country=${encodeURIComponent(PLACES[(n * 7) % PLACES.length]![0])}&is_verified=true`;
   if (place === 'near') return `/api/v1/agent/companies?q=${encodeURIComponent(words2)}&near=${encodeURIComponent(city)}`;
   if (place === 'in-city') return `/api/v1/agent/companies?q=${encodeURIComponent(`${words2} in ${city}`)}`;
   return `/api/v1/agent/companies?q=${encodeURIComponent(words2)}${withFilters ? filters[n % filters.length] : ''}`;
@@ -41,7 +46,7 @@ const result = await autocannon({
   requests: [{ setupRequest: (req: object) => ({ ...req, path: nextPath() }) }],
 });
 const windowEnd = Number(process.hrtime.bigint() / 1000n);
-console.log(`${place ?? (withFilters ? 'novel + filters' : 'novel')}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+console.log(`${browse ? 'browse with filters' : place ?? (withFilters ? 'novel + filters' : 'novel')}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
 server.stop();
 await new Promise((r) => setTimeout(r, 3000));
 

@@ -34,6 +34,14 @@ describe('phonesInLine: numbers as a person reads them in one line of a page', (
   it('does not read a template placeholder as a number', () => {
     assert.deepEqual(phonesInLine('(123) 555-6789'), []);
     assert.deepEqual(phonesInLine('Call 123-456-7890'), []);
+    // a theme's sample number left beside the real address
+    assert.deepEqual(phonesInLine('+44 1234 567 890'), []);
+  });
+
+  it('reads a number whose parts an en dash joins, not a range', () => {
+    assert.deepEqual(phonesInLine('+49 431 – 5 36 22 67').map((p) => p.raw), ['+49 431 – 5 36 22 67']);
+    assert.deepEqual(phonesInLine('Tel. 0431 – 5362267').map((p) => p.raw), ['0431 – 5362267']);
+    assert.deepEqual(phonesInLine('Anbauhöhe 1800 – 2000 Meter'), []);
   });
 });
 

@@ -54,7 +54,7 @@ export function toE164(phone: string | null | undefined, countryCode: string): s
 }
 
 // Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
-const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
+const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/–]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
 
 // Vanity numbers, read as the digits they dial: a local North American number ending in a word (VANITY_LOCAL), a North American toll-free code then letters ("1-800-FLOWERS", "(888) GO-PLUMB";
 // letters past the seventh are not dialled), an Australian 1300/1800 number ("1300 FINCAR"). In capitals, or after "1-": "Box 800 Lincoln"
@@ -153,8 +153,10 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
       continue;
     }
     if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
-    // template placeholders left on a live site: "(123) 555-6789", "123-456-7890"
-    if (/^\(?123\)?[\s.-]*(?:456|555)[\s.-]*\d{4}$/.test(raw)) {
+    // an en dash joins a European number's parts ("+49 431 – 5 36 22 67", "0431 – 5362267") but also ranges ("1800 – 2000 m")
+    if (raw.includes('–') && !/^(?:\+|0|\()/.test(raw)) continue;
+    // template placeholders left on a live site: "(123) 555-6789", "123-456-7890", a theme's "+44 1234 567890"
+    if (/^\(?123\)?[\s.-]*(?:456|555)[\s.-]*\d{4}$/.test(raw) || digits.includes('123456789')) {
       last = end;
       continue;
     }
