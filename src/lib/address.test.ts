@@ -229,3 +229,21 @@ describe('findAddresses: shapes of fresh set D (fresh set D)', () => {
     assert.deepEqual(cities(['Bedford Road, Petersfield,', 'HAMPSHIRE. GU32 3QF']), ['GU32 3QF Petersfield GB']);
   });
 });
+
+describe('findAddresses: shapes of the retired held-out set (session 23)', () => {
+  it("reads an Indian town before its state and six-digit PIN, only where the gazetteer places it in India", () => {
+    assert.deepEqual(cities(['No. 439, First Floor, 17th Cross Rd, Sector 4, HSR Layout, Bengaluru, Karnataka 560102']), ['560102 Bengaluru IN']);
+    assert.deepEqual(cities(['911-914, Clover Hills Plaza, Pune, 411048']), ['411048 Pune IN']);
+    assert.deepEqual(cities(['Andheri East, Mumbai - 400069']), ['400069 Mumbai IN']);
+    // an order number is no PIN, nor is a town India does not hold
+    assert.deepEqual(cities(['Order 123456 shipped']), []);
+    assert.deepEqual(cities(['Springfield, 411048']), []);
+  });
+
+  it("counts a British building's name as the street's number", () => {
+    const [withBuilding] = findAddresses(['Alexander House, James Street West, Bath, BA1 2BT']);
+    const [withNumber] = findAddresses(['524 Broadway, New York, NY 10012']);
+    assert.equal(withBuilding?.city, 'Bath');
+    assert.equal(withBuilding?.confidence, withNumber?.confidence);
+  });
+});

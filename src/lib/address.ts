@@ -130,6 +130,16 @@ interface Anchor {
   check?: (m: RegExpExecArray) => boolean;
 }
 
+/** India's states and union territories as addresses write them before the PIN. */
+const IN_STATES = [
+  'Andhra Pradesh', 'Arunachal Pradesh', 'Assam', 'Bihar', 'Chhattisgarh', 'Goa', 'Gujarat', 'Haryana', 'Himachal Pradesh', 'Jharkhand',
+  'Karnataka', 'Kerala', 'Madhya Pradesh', 'Maharashtra', 'Manipur', 'Meghalaya', 'Mizoram', 'Nagaland', 'Odisha', 'Punjab', 'Rajasthan',
+  'Sikkim', 'Tamil Nadu', 'Telangana', 'Tripura', 'Uttar Pradesh', 'Uttarakhand', 'West Bengal', 'Delhi', 'New Delhi', 'Chandigarh',
+  'Puducherry', 'Jammu and Kashmir', 'Ladakh',
+].join('|');
+/** A building's name standing for the house number in a British street line. */
+const BUILDING = /^[\p{Lu}][\p{L}'’ -]* (?:House|Building|Court|Centre|Center|Chambers|Tower|Mill|Hall|Lodge|Works|Studios|Wharf|Quay)$/u;
+
 const ANCHORS: Anchor[] = [
   // "Fort Worth, TX 76107", "MADISON, WI 53704", "Portland, Oregon 97211"
   // a state and ZIP alone on their line: the town sits in the cell or line before ("New Braunfels" / "TX 78132")
@@ -149,6 +159,9 @@ const ANCHORS: Anchor[] = [
   { re: new RegExp(`(?:\\s[-–]\\s|\\s?/\\s?)(${BR_STATES.join('|')})\\b(?:[\\s,.-]*(?:CEP:?\\s*)?(\\d{5}-?\\d{3})\\b)?(?!\\s*\\p{L})`, 'gu'), country: 'BR' },
   // "Guildford GU1 4RR", "London\nE2 7RG"
   { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
+  // "HSR Layout, Bengaluru, Karnataka 560102", "Clover Hills Plaza, Pune, 411048", "Andheri East, Mumbai - 400069": India's
+  // six-digit PIN after the town (and state); kept only for a town the gazetteer places in India
+  { re: new RegExp(`(?:,\\s*|\\s)(?:(${IN_STATES})\\s*,?\\s*)?(?:[-–]\\s*)?([1-8]\\d{2}\\s?\\d{3})\\b(?![-–/.]?\\d)`, 'g'), country: 'IN' },
 ];
 
 // Continental Europe writes the postcode before the town: "26721 Emden", "D-40764 Langenfeld", "CH-9001 St.Gallen",
@@ -361,8 +374,9 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         const region = a.country === 'GB' ? '' : m[1] ?? '';
         if (a.country === 'CA' && !postalCode && !found.known) continue;
         if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
-        if ((a.country === 'IE' || a.country === 'BR') && !found.known) continue;
-        const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s)) ? 0.08 : 0);
+        if ((a.country === 'IE' || a.country === 'BR' || a.country === 'IN') && !found.known) continue;
+        // a house number, or a building's name as British addresses write it instead ("Alexander House, James Street West")
+        const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s) || BUILDING.test(s)) ? 0.08 : 0);
         const street = found.streetParts.filter((s) => /\d|box/i.test(s) || STREET_WORD.test(s)).slice(-2).join(', ');
         const labelLine = [...prev].reverse().find((l) => /office|headquarters|\bhq\b|branch|location|store|clinic|yard|visit|find us|address/i.test(l) && l.length < 60) ?? '';
         const inlineLabel = /^([^:\d]{3,40}):/.exec(line)?.[1] ?? '';

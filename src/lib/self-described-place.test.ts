@@ -72,6 +72,8 @@ describe('selfDescribedPlace: the town a site gives as its own (issue 40)', () =
 
   it('gives a country alone from a site name or "based in", and counts the kinds of text that agree', () => {
     assert.equal(town([text('site-name', 'Happy Coffee Deutschland')]), '|DE');
+    // before a legal form
+    assert.equal(town([text('site-name', 'Acredis Deutschland GmbH')]), '|DE');
     assert.equal(town([text('paragraph', 'We are based in the UK and ship worldwide.')]), '|GB');
     const agreed = selfDescribedPlace([text('title', 'Yoga in Wilmington, NC'), text('site-name', 'Wilmington Yoga in Wilmington, NC'), text('description', 'Private yoga classes in Wilmington, North Carolina.')], 'US');
     assert.equal(agreed?.groups, 2, 'the title and the site name are one statement, the description another');

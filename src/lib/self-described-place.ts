@@ -40,6 +40,8 @@ export interface SelfDescribedPlace {
 
 /** Kinds that repeat one statement: the title, og:title, site name and h1; the meta and og descriptions. */
 const GROUP: Record<SelfTextKind, string> = { title: 'name', 'site-name': 'name', heading: 'name', description: 'description', paragraph: 'body', menu: 'menu', footer: 'footer', 'footer-sentence': 'footer' };
+/** A legal form closing a name ("GmbH", "Ltd", "S.A."): the country before it ends the name. */
+const TRAILING_LEGAL_FORM = /[,\s]+(?:GmbH(?:\s*&\s*Co\.?\s*KG)?|AG|KG|e\.\s?V\.|Ltd\.?|Limited|Inc\.?|LLC|S\.A\.S?|SARL|S\.r\.l\.|B\.V\.|N\.V\.|Pty\.?\s*Ltd\.?|Oy|AB|A\/S|ApS)$/u;
 /** Where a bare "in <Town>" is a tagline: the body's "in Paris" may be anything. */
 const TAGLINE = new Set<SelfTextKind>(['title', 'site-name', 'heading', 'description']);
 /** Where a town and its state open a part of their own ("Wilmington, NC" as a title segment, "Acme Yoga, Wilmington, NC" as the copyright holder). */
@@ -263,8 +265,8 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
       const ok = accept({ ...read, capitalAfter: false, after: '' }, 'cue', hint);
       if (ok) out.push({ city: read.city, ...ok, strength: 'cue', kind: t.kind, url: t.url });
     }
-    // "Happy Coffee Deutschland": a site name that ends with its country
-    const last = /\s((?:[\p{Lu}][\p{L}.]*\s?){1,3})$/u.exec(text)?.[1]?.trim();
+    // "Happy Coffee Deutschland": a site name that ends with its country (before a legal form: "Acredis Deutschland GmbH")
+    const last = /\s((?:[\p{Lu}][\p{L}.]*\s?){1,3})$/u.exec(text.replace(TRAILING_LEGAL_FORM, ''))?.[1]?.trim();
     for (const words of last ? [last, last.split(/\s+/).pop()!] : []) {
       const country = countryOf(words);
       if (country && (!hint || country === hint)) {
@@ -280,7 +282,7 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
  * A page whose address names the town ("/areas-served/wayne-county/romulus-mi-pest-control", "/lancaster-ca/") is one of
  * the pages a business writes for each town it serves: what it says names that town, not the business's.
  */
-function pageOfTown(url: string, city: string): boolean {
+export function pageOfTown(url: string, city: string): boolean {
   let path: string;
   try {
     path = new URL(url).pathname;

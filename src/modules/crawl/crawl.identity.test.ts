@@ -180,3 +180,15 @@ describe('identify: the numbers by the main address (fresh set D)', () => {
     assert.equal(id.phone?.e164, '+12175550199');
   });
 });
+
+describe('identify: a page written for a town it serves (issue 40)', () => {
+  it("does not take the page's town, named in its address, for the business's", () => {
+    const html = `<html lang="en"><body><main><h1>Pest control in Detroit</h1><p>Acme Pest Control Services, Detroit, MI</p></main>
+      <footer><p>Call (313) 555-0142</p></footer></body></html>`;
+    const url = 'https://acme.example.com/service-area/detroit-mi';
+    assert.equal(identify(assembleMaterial([extractPage(html, url)], 'https://acme.example.com/')).address, undefined);
+    // the same mention on a page about something else is the business's town, weakly
+    const other = 'https://acme.example.com/about';
+    assert.equal(identify(assembleMaterial([extractPage(html, other)], 'https://acme.example.com/')).address?.city, 'Detroit');
+  });
+});

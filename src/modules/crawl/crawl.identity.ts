@@ -3,6 +3,7 @@ import { countryCode } from '../../lib/countries.js';
 import { placeKey } from '../../lib/gazetteer.js';
 import { chooseName, domainLabel, nameKey } from '../../lib/org-name.js';
 import { choosePhone, parsePhone, sameLine, type PhoneCandidate } from '../../lib/phone.js';
+import { pageOfTown } from '../../lib/self-described-place.js';
 import { locate } from './crawl.material.js';
 import { type AnalysedProfile, type FieldSource, type CityDoubt, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
 
@@ -70,7 +71,10 @@ export function identify(m: Material): Identity {
   const urlOf = (i: number) => pages[i]?.url ?? '';
   // 1. Addresses found by shape, on every page (home and contact first as assembled)
   const found: (FoundAddress & { url: string; order: number })[] = [];
-  pages.forEach((p, i) => p.contact.addresses.forEach((a, j) => found.push({ ...a, url: p.url, order: i * 100 + j })));
+  // a town without a house number (opening or closing the street) or postcode on a page whose address names it is the page's subject
+  // ("Acme Pest Control, Detroit, MI" on "/service-area/detroit-mi")
+  const subjectOfPage = (a: FoundAddress, url: string) => !/^\s*\d|\d\s*$/.test(a.street) && !a.postalCode && pageOfTown(url, a.city);
+  pages.forEach((p, i) => p.contact.addresses.forEach((a, j) => subjectOfPage(a, p.url) || found.push({ ...a, url: p.url, order: i * 100 + j })));
 
   // 2. The site's country: structured address, addresses by shape, ccTLD, html lang region, +prefix numbers
   const votes = new Map<string, number>();
