@@ -103,3 +103,11 @@ describe('extractContact: a footer without a footer element (fresh set G)', () =
     assert.equal(article.registeredIn, undefined);
   });
 });
+
+describe('extractContact: logo images (issue 40)', () => {
+  const logos = (html: string) => extractContact(cheerio.load(html), 'https://x.example/', []).names.filter((n) => n.source === 'logo-alt').map((n) => n.value);
+
+  it("reads a logo's alt text, not a picture of a studio's logo-design service", () => {
+    assert.deepEqual(logos('<header><img src="/logo.svg" alt="Doodlo"></header><main><img src="/work2.webp" alt="Logo Design"></main>'), ['Doodlo']);
+  });
+});

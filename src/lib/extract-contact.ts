@@ -223,6 +223,9 @@ function domainPhrase(lines: string[], pageUrl: string): string {
   return '';
 }
 
+/** Alt text naming a service about logos, not a logo. */
+const LOGO_SERVICE = /\blogos?\s+(?:design(?:s|ers?|ing)?|makers?|creation|printing|animation|ideas|templates?)\b/i;
+
 export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { name: string; telephone: string }[]): ContactEvidence {
   const names: NameEvidence[] = [];
   const phones: PhoneCandidate[] = [];
@@ -252,6 +255,8 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
     const img = $(el);
     const sig = `${img.attr('src') ?? ''} ${img.attr('class') ?? ''} ${img.attr('id') ?? ''} ${img.attr('alt') ?? ''}`;
     const inBrand = img.closest('a[rel=home], a[href="/"], .site-branding, .navbar-brand, .logo, #logo, header h1, .header__heading').length > 0;
+    // "Logo Design" (a design studio's service) is no logo's label
+    if (LOGO_SERVICE.test(img.attr('alt') ?? '')) return;
     if (/logo/i.test(sig) || inBrand) add(img.attr('alt') ?? '', 'logo-alt');
     // the first images of a page are often the banner that carries the name
     else if (i < 3 && !img.closest('footer').length) add(img.attr('alt') ?? '', 'image-alt');
