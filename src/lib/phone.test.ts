@@ -38,6 +38,16 @@ describe('phonesInLine: numbers as a person reads them in one line of a page', (
     assert.deepEqual(phonesInLine('+44 1234 567 890'), []);
   });
 
+  it('does not read timestamps as a number, even run together', () => {
+    assert.deepEqual(phonesInLine('2018-08-29 14:15:57 2018-06-22 10:20:00'), []);
+    assert.deepEqual(phonesInLine('10:20:0022.06.2018 10:20'), []);
+  });
+
+  it('reads ten bare digits after a US address as its number, and nowhere else', () => {
+    assert.deepEqual(phonesInLine('1 Plankinton Avenue, Milwaukee, WI, 53203, United States 4143132807').map((p) => p.raw), ['4143132807']);
+    assert.deepEqual(phonesInLine('Order 4143132807'), []);
+  });
+
   it('reads a number whose parts an en dash joins, not a range', () => {
     assert.deepEqual(phonesInLine('+49 431 – 5 36 22 67').map((p) => p.raw), ['+49 431 – 5 36 22 67']);
     assert.deepEqual(phonesInLine('Tel. 0431 – 5362267').map((p) => p.raw), ['0431 – 5362267']);

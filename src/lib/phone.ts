@@ -53,6 +53,9 @@ export function toE164(phone: string | null | undefined, countryCode: string): s
   return parsePhone(phone, countryCode ? [countryCode.toUpperCase()] : [])?.e164 ?? null;
 }
 
+const NANP_BARE = /^[2-9]\d{2}[2-9]\d{6}$/;
+const ZIP_BEFORE = /(?:\b[A-Z]{2},?\s+\d{5}(?:-\d{4})?|\b\d{5}(?:-\d{4})?,?\s+(?:United States|USA|U\.S\.A\.))[\s,.|·•]*$/;
+
 // Dialable shapes: +CC groups, (area) groups, digit groups with spaces, dots or dashes; an optional extension.
 const NUMBER_RE = /(?:\+|00)?\(?\d[\d\s().\-/–]{5,20}\d(?:\s*(?:,\s*)?(?:ext\.?|extension|x|poste)\s*\d{1,6})?/gi;
 
@@ -148,11 +151,15 @@ export function phonesInLine(text: string): { raw: string; label: string }[] {
     // dates, year ranges, ids without any separator
     if (/^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/.test(raw) || /^(19|20)\d{2}\s*[-–]\s*(19|20)\d{2}$/.test(raw)) continue;
     // date ranges: "23.10.2015 - 25.10.2015", "10.2003 - 02.2004" (a dotted number never has a 4-digit year group)
-    if (/\b\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}\b|(?:^|\s)\d{1,2}\.(?:19|20)\d{2}\b/.test(raw)) {
+    // and ISO timestamps: "2018-06-22 10:20:00" ("57 2018-06-22 10" after another one's seconds), a date run on from a time
+    // ("10:20:0022.06.2018")
+    if (/\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}\b|(?:^|\s)\d{1,2}\.(?:19|20)\d{2}\b|\b(?:19|20)\d{2}-[01]\d-[0-3]\d\b/.test(raw)) {
       last = end;
       continue;
     }
-    if (!/[+\s().-]/.test(raw) && !raw.startsWith('0')) continue;
+    // digits without a separator are ids, but for a North American number written after its address's ZIP
+    // ("Milwaukee, WI, 53203, United States 4143132807")
+    if (!/[+\s().-]/.test(raw) && !raw.startsWith('0') && !(NANP_BARE.test(raw) && ZIP_BEFORE.test(line.slice(0, at)))) continue;
     // an en dash joins a European number's parts ("+49 431 – 5 36 22 67", "0431 – 5362267") but also ranges ("1800 – 2000 m")
     if (raw.includes('–') && !/^(?:\+|0|\()/.test(raw)) continue;
     // template placeholders left on a live site: "(123) 555-6789", "123-456-7890", a theme's "+44 1234 567890"
