@@ -240,6 +240,12 @@ describe('findAddresses: shapes of the retired held-out set (session 23)', () =>
     assert.deepEqual(cities(['Springfield, 411048']), []);
   });
 
+  it('reads a town before "UAE" or "Qatar", which write no postcode, only after a numbered street', () => {
+    assert.deepEqual(cities(['113 Detroit House, Motor City, Dubai, UAE']), [' Dubai AE']);
+    assert.deepEqual(cities(['Office 12, West Bay, Doha, Qatar']), [' Doha QA']);
+    assert.deepEqual(cities(['We ship to Dubai, UAE']), []);
+  });
+
   it("counts a British building's name as the street's number", () => {
     const [withBuilding] = findAddresses(['Alexander House, James Street West, Bath, BA1 2BT']);
     const [withNumber] = findAddresses(['524 Broadway, New York, NY 10012']);

@@ -159,6 +159,10 @@ const ANCHORS: Anchor[] = [
   { re: new RegExp(`(?:\\s[-–]\\s|\\s?/\\s?)(${BR_STATES.join('|')})\\b(?:[\\s,.-]*(?:CEP:?\\s*)?(\\d{5}-?\\d{3})\\b)?(?!\\s*\\p{L})`, 'gu'), country: 'BR' },
   // "Guildford GU1 4RR", "London\nE2 7RG"
   { re: /(?:^|[\s,])()([A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b/g, country: 'GB' },
+  // "113 Detroit House, Motor City, Dubai, UAE", "Office 12, West Bay, Doha, Qatar": countries that write no postcode, the country after
+  // the town; kept only for a town the gazetteer places there, with a numbered street before it
+  { re: /,\s*(?:UAE|U\.A\.E\.|United Arab Emirates)()()(?=\s*$|\s*[|·•(])/g, country: 'AE' },
+  { re: /,\s*(?:State of )?Qatar()()(?=\s*$|\s*[|·•(])/g, country: 'QA' },
   // "HSR Layout, Bengaluru, Karnataka 560102", "Clover Hills Plaza, Pune, 411048", "Andheri East, Mumbai - 400069": India's
   // six-digit PIN after the town (and state); kept only for a town the gazetteer places in India
   { re: new RegExp(`(?:,\\s*|\\s)(?:(${IN_STATES})\\s*,?\\s*)?(?:[-–]\\s*)?([1-8]\\d{2}\\s?\\d{3})\\b(?![-–/.]?\\d)`, 'g'), country: 'IN' },
@@ -375,6 +379,7 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
         if (a.country === 'CA' && !postalCode && !found.known) continue;
         if (a.country === 'US' && (region.length > 2 || !postalCode) && !found.known) continue;
         if ((a.country === 'IE' || a.country === 'BR' || a.country === 'IN') && !found.known) continue;
+        if ((a.country === 'AE' || a.country === 'QA') && (!found.known || !found.streetParts.some((p) => /\d/.test(p)))) continue;
         // a house number, or a building's name as British addresses write it instead ("Alexander House, James Street West")
         const confidence = (found.known ? 0.6 : 0.3) + (postalCode ? 0.3 : 0) + (found.streetParts.some((s) => /\d/.test(s) || BUILDING.test(s)) ? 0.08 : 0);
         const street = found.streetParts.filter((s) => /\d|box/i.test(s) || STREET_WORD.test(s)).slice(-2).join(', ');
