@@ -192,3 +192,12 @@ describe('identify: a page written for a town it serves (issue 40)', () => {
     assert.equal(identify(assembleMaterial([extractPage(html, other)], 'https://acme.example.com/')).address?.city, 'Detroit');
   });
 });
+
+describe('identify: offices in the footer (issue 40)', () => {
+  it('takes the first office when the other town is named again only alone, as a town served', () => {
+    const html = `<html lang="en"><body><main><h1>Heating in Sunriver</h1><p>Areas we serve:</p><ul><li>Sunriver, Oregon</li><li>Bend, OR</li></ul></main>
+      <footer><p>Redmond Office</p><p>2516 SW Glacier Pl, Redmond, OR 97756</p><p>Bend Office</p><p>840 SE Woodland Blvd Suite #135, Bend, OR 97702</p></footer></body></html>`;
+    const id = identify(assembleMaterial([extractPage(html, 'https://heat.example.com/')], 'https://heat.example.com/'));
+    assert.equal(id.address?.city, 'Redmond');
+  });
+});

@@ -128,8 +128,9 @@ export function identify(m: Material): Identity {
   const scored = found
     .filter((a) => !siteCountry || a.country === siteCountry || a.confidence >= 0.8)
     .map((a) => {
-      // the other blocks that name the town: a heading and its address a line or two apart are one mention, not two
-      const repeats = otherBlocks(a, found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase()));
+      // the other blocks that name the town: a heading and its address a line or two apart are one mention, not two; a
+      // town alone ("Bend, OR" in a list of towns served) is no address written again
+      const repeats = otherBlocks(a, found.filter((b) => b !== a && b.city.toLowerCase() === a.city.toLowerCase() && !!(b.street || b.postalCode)));
       const nearMain = !sharedPhone && nearMainPhone(a);
       // the site's own header or footer holds its address; body text also lists venues, clients and other firms
       const score = a.confidence + (MAIN_LABEL.test(a.label) ? 0.5 : 0) + (nearMain ? 0.3 : 0) + (a.chrome ? 0.2 : 0) + Math.min(repeats, 3) * 0.1 - a.order * 0.001;
