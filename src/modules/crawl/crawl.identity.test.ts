@@ -201,3 +201,18 @@ describe('identify: offices in the footer (issue 40)', () => {
     assert.equal(id.address?.city, 'Redmond');
   });
 });
+
+describe('identify: an American legal form and an en-US page (issue 40)', () => {
+  const country = (lang: string, holder: string) =>
+    identify(assembleMaterial([extractPage(`<html lang="${lang}"><body><main><h1>Yoga</h1></main><footer><p>© 2025 ${holder}</p></footer></body></html>`, 'https://yoga.example.com/')], 'https://yoga.example.com/')).country;
+
+  it('names the US from both together, held below the floor from either alone', () => {
+    const both = country('en-US', 'Uplifted Yoga LLC');
+    assert.equal(both?.value, 'US');
+    assert.equal(both?.method, 'legal-form');
+    assert.ok(both!.confidence >= 0.5);
+    assert.ok(both!.confidence > country('en-US', 'Uplifted Yoga')!.confidence);
+    assert.ok(country('en-US', 'Uplifted Yoga')!.confidence < 0.5);
+    assert.ok(country('en', 'Uplifted Yoga LLC')!.confidence < 0.5);
+  });
+});

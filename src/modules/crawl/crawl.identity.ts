@@ -7,6 +7,10 @@ import { pageOfTown } from '../../lib/self-described-place.js';
 import { locate } from './crawl.material.js';
 import { type AnalysedProfile, type FieldSource, type CityDoubt, type Identity, type LlmProfile, type Material, type SiteLocation } from './crawl.types.js';
 
+/** A legal form of American companies closing a name; the sources that write a holder's legal name. */
+const AMERICAN_FORM = /\b(?:L\.?L\.?C|Inc|Incorporated)\.?\s*$/i;
+const LEGAL_NAME_SOURCES = new Set(['copyright', 'legal-line', 'jsonld']);
+
 /**
  * Who the site belongs to and where to reach it, each field with where it came from (page,
  * method) and a confidence: the organisation's name, the main phone, the main address and the
@@ -93,18 +97,27 @@ export function identify(m: Material): Identity {
   if (area) {
     for (const c of [...phoneCands]) if (/^[2-9]\d{7}$/.test(c.raw.replace(/[\s-]/g, ''))) phoneCands.push({ ...c, raw: `${area}${c.raw.replace(/[\s-]/g, '')}` });
   }
-  for (const c of phoneCands) if (/^\s*(\+|00)/.test(c.raw)) vote(parsePhone(c.raw, [])?.country, 0.5);
+  const phoneVoted = new Set<string>();
+  for (const c of phoneCands) {
+    const prefixed = /^\s*(\+|00)/.test(c.raw) ? parsePhone(c.raw, [])?.country : undefined;
+    if (prefixed) phoneVoted.add(prefixed);
+    vote(prefixed, 0.5);
+  }
   // a registration statement's jurisdiction ("registered in England & Wales"): a legal fact, as strong as a country domain
   // and stronger than a page language's region (site builders write en_US by default); weaker than an address
   const registered = pages.map((p) => p.contact.registeredIn).find((c) => c !== undefined);
   vote(registered, 1.5);
+  // an American legal form closing the copyright holder ("Uplifted Yoga LLC"): a weak hint that with an en-US page language
+  // (and nothing against them) names the US; either alone stays below the floor (development: both, 47 of 47 American)
+  const americanForm = pages.some((p) => p.contact.names.some((n) => LEGAL_NAME_SOURCES.has(n.source) && AMERICAN_FORM.test(n.value)));
+  if (americanForm) vote('US', 0.3);
   // the country of an address line no town could be read from ("Business Park" / "Lancashire" / "FY4 5GU"): the last, weakest
   // hint, so that a number written for that country ("0845 ...") is not read as American on a .com site
   const lineCountry = votes.size ? undefined : countryCode(locate(m).country);
   vote(lineCountry, 0.3);
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
   const siteCountry = ranked[0]?.[0];
-  const countryHow = siteCountry === structured ? 'structured-address' : found.some((a) => a.country === siteCountry) ? 'address-shape' : siteCountry === tld ? 'tld' : siteCountry === registered ? 'registration' : siteCountry === lineCountry ? 'address-line' : 'phone-prefix';
+  const countryHow = siteCountry === structured ? 'structured-address' : found.some((a) => a.country === siteCountry) ? 'address-shape' : siteCountry === tld ? 'tld' : siteCountry === registered ? 'registration' : siteCountry === lineCountry ? 'address-line' : phoneVoted.has(siteCountry ?? '') ? 'phone-prefix' : americanForm && siteCountry === 'US' ? 'legal-form' : 'page-language';
 
   // 3. Phone: parsed for the site's country, then the TLD's, then a US guess (valid there or dropped)
   // the page language is a last hint before the US guess: "030 1234567" on a German .com
