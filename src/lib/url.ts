@@ -38,3 +38,10 @@ export function canonicalWebsiteUrl(input: string): string | undefined {
     return undefined;
   }
 }
+
+/** Whether `url` is on `domain` or a subdomain of it, or `domain` on a subdomain of `url`'s (shop.acme.com and acme.com). */
+export function onSameSite(url: string, domain: string): boolean {
+  const host = normalizeDomain(url);
+  if (!host || !domain) return false;
+  return host === domain || host.endsWith(`.${domain}`) || domain.endsWith(`.${host}`);
+}

@@ -216,3 +216,17 @@ describe('identify: an American legal form and an en-US page (issue 40)', () => 
     assert.ok(country('en', 'Uplifted Yoga LLC')!.confidence < 0.5);
   });
 });
+
+describe('assembleMaterial: structured data of another site (issue 40)', () => {
+  it("sets aside the web agency's organisation (its url on another site), keeps the business's", () => {
+    const graph = { '@context': 'https://schema.org', '@graph': [
+      { '@type': 'ClothingStore', name: "Louie's Tux Shop", telephone: '(574) 291-0496', url: 'https://www.tux.example.com' },
+      { '@type': 'ProfessionalService', name: 'JTnet', url: 'http://www.agency.example.net', telephone: '217-425-2588',
+        address: { '@type': 'PostalAddress', streetAddress: '363 S. Main', addressLocality: 'Decatur', addressRegion: 'IL', postalCode: '62523', addressCountry: 'US' } },
+    ] };
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify(graph)}</script></head><body><h1>Tuxedos</h1></body></html>`;
+    const m = assembleMaterial([extractPage(html, 'https://shop.tux.example.com/shoes')], 'https://shop.tux.example.com/');
+    assert.equal(m.org?.name, "Louie's Tux Shop");
+    assert.equal(m.structuredAddress, undefined);
+  });
+});

@@ -3,7 +3,7 @@ import { countryCode, countryName } from '../../lib/countries.js';
 import { placeKey } from '../../lib/gazetteer.js';
 import { judgeLocality, townOfRegion } from '../../lib/locality.js';
 import { toPlainLine, toPlainText } from '../../lib/text.js';
-import { normalizeDomain } from '../../lib/url.js';
+import { normalizeDomain, onSameSite } from '../../lib/url.js';
 import type { ServiceType } from '../companies/companies.schemas.js';
 import { selfDescribedLocation } from './crawl.self-described.js';
 import { CONFIDENCE_FLOOR, knownCity, type FieldSource, type Identity, type Material } from './crawl.types.js';
@@ -36,7 +36,8 @@ function pageKind(p: ExtractedPage, re: RegExp): boolean {
 export function assembleMaterial(pages: ExtractedPage[], siteUrl: string): Material {
   const domain = normalizeDomain(siteUrl) ?? '';
   const home = pages.find((p) => new URL(p.url).pathname === '/' || /^\/(index\.\w+)?$/.test(new URL(p.url).pathname)) ?? pages[0];
-  const orgs = pages.flatMap((p) => p.orgs);
+  // An organisation whose address is another site's is the site's maker or publisher ("JTnet, Inc." as the #creator), not the business
+  const orgs = pages.flatMap((p) => p.orgs).filter((o) => !o.url || onSameSite(o.url, domain));
   // The richest organisation node wins; a specific business type breaks ties.
   const filled = (o: StructuredOrg) => [
     o.name,
