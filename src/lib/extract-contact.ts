@@ -4,6 +4,7 @@ import { registeredCountry } from './countries.js';
 import { domainKey, domainLabel, type NameEvidence } from './org-name.js';
 import { romaniseCyrillic } from './romanise.js';
 import { phonesInLine, type PhoneCandidate } from './phone.js';
+import { SELF_PLACE_CUE } from './self-described-place.js';
 import { toPlainLine } from './text.js';
 
 /**
@@ -321,6 +322,6 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
 /** How many last lines of a page count as its footer where no element marks one. */
 const FOOTER_TAIL_LINES = 20;
 /** Where a sentence says the business is based (lib/self-described-place.ts reads the town after it). */
-const BASED_IN = /\b(?:based|located|headquartered|situated)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)\b|\bSitz in\b|\b(?:basée?s?|située?s?|implantée?s?)\s+à(?=\s)|\bmade\s+with\s+(?:love|♥|❤\uFE0F?)?\s*(?:in|from)\b|\bwith\s+(?:love|♥|❤\uFE0F?)\s+from\b|\bmit\s+(?:(?:viel\s+)?liebe|♥|❤\uFE0F?)?\s*aus\b/iu;
+const BASED_IN = new RegExp(`${SELF_PLACE_CUE.source}(?=\\s)`, 'iu');
 /** A footer's credit to the web designer or host, often "a studio based in …": its town is not the business's. */
 const WEB_CREDIT = /\b(?:designed|developed|built|powered|hosted|created|made|maintained|managed|optimi[sz]ed)\s+(?:and\s+\w+\s+)?by\b|\bweb\s?(?:site\s+)?(?:design|development)\b|\b(?:web)?site\s+by\b|\bmarketing\s+by\b/i;
