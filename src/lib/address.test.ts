@@ -231,7 +231,7 @@ describe('findAddresses: shapes of fresh set D (fresh set D)', () => {
 });
 
 describe('findAddresses: shapes of the retired held-out set (session 23)', () => {
-  it("reads an Indian town before its state and six-digit PIN, only where the gazetteer places it in India", () => {
+  it('reads an Indian town before its state and six-digit PIN, only where the gazetteer places it in India', () => {
     assert.deepEqual(cities(['No. 439, First Floor, 17th Cross Rd, Sector 4, HSR Layout, Bengaluru, Karnataka 560102']), ['560102 Bengaluru IN']);
     assert.deepEqual(cities(['911-914, Clover Hills Plaza, Pune, 411048']), ['411048 Pune IN']);
     assert.deepEqual(cities(['Andheri East, Mumbai - 400069']), ['400069 Mumbai IN']);
