@@ -145,6 +145,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, dep
         exactBelow: config.vectorIndex.exactBelow,
         nativeKernels: config.vectorIndex.nativeKernels,
         mapSnapshot: config.vectorIndex.mapSnapshot,
+        searchThreads: config.vectorIndex.searchThreads,
         buildThreads: config.vectorIndex.buildThreads,
         ...(config.vectorIndex.snapshotDir ? { snapshotDir: config.vectorIndex.snapshotDir } : {}),
         keywords: { fieldWeights: defaultTuning.fieldWeights, prefixLength: defaultTuning.prefixMinLength },

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startBenchServer, type BenchServer } from './bench-start.js';
+import { benchSnapshotDir, startBenchServer, type BenchServer } from './bench-start.js';
 import { loadTemplates, pick, PLACES, rnd, sentences, SERVICE_TYPES, SUFFIXES, SYLLABLES, type Template } from './lib/synthetic-companies.js';
 import pg from 'pg';
 import autocannon from 'autocannon';
@@ -80,11 +80,13 @@ async function freshStore(): Promise<{ db: Db; env: Record<string, string>; clea
     const u = new URL(databaseUrl);
     u.pathname = `/${name}`;
     const db = await openDb({ databaseUrl: u.toString(), poolSize: 4 });
+    const snapshots = benchSnapshotDir(root, u.toString());
     return {
       db,
-      env: { DATABASE_URL: u.toString() },
+      env: { DATABASE_URL: u.toString(), VECTOR_INDEX_SNAPSHOT_DIR: snapshots },
       cleanup: async () => {
         if (keepDatabase) return;
+        fs.rmSync(snapshots, { recursive: true, force: true });
         const c = new pg.Client({ connectionString: databaseUrl });
         await c.connect();
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -213,14 +215,19 @@ function peakRssMb(pid: number): number {
  * heap, buffers, native allocations) and the pages of files it maps (the graph read in place from its snapshot, code),
  * which the operating system shares between processes mapping the same file and can take back. VmHWM counts both.
  */
-function residentSampler(pid: number): { stop: () => { anonMb: number; fileMb: number } } {
+function residentSampler(pid: number): { stop: () => { anonMb: number; fileMb: number; pssMb: number } } {
   let anon = 0;
   let file = 0;
+  let pss = 0;
+  let reads = 0;
   const read = () => {
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       anon = Math.max(anon, Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
       file = Math.max(file, Number(/RssFile:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+      // The proportional set every fourth sample (it walks the page tables): a file page mapped twice in the process
+      // (the graph, by the main thread and by each graph search thread) counts twice in the resident set, once here.
+      if (reads++ % 4 === 0) pss = Math.max(pss, Number(/\nPss:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024);
     } catch {
       // the server has exited
     }
@@ -231,7 +238,7 @@ function residentSampler(pid: number): { stop: () => { anonMb: number; fileMb: n
     stop: () => {
       clearInterval(timer);
       read();
-      return { anonMb: anon, fileMb: file };
+      return { anonMb: anon, fileMb: file, pssMb: pss };
     },
   };
 }
@@ -398,7 +405,7 @@ try {
     console.log(`${row.name.padEnd(30)}${String(row.p50).padStart(8)}${String(row.p99).padStart(8)}${row.rps.toFixed(0).padStart(9)}${`${((row.rps / ceiling) * 100).toFixed(1)} %`.padStart(12)}${String(row.errors).padStart(8)}`);
   }
   console.log(`server peak RSS: ${rss.toFixed(0)} MB (${compiled ? 'compiled server' : 'through tsx'})${withPeer ? ` (with the peer loaded as well: ${peerRss.toFixed(0)} MB)` : ''}`);
-  console.log(`  of which, sampled every 0.5 s from ready to the last run: own memory (anonymous) peak ${split.anonMb.toFixed(0)} MB, mapped files peak ${split.fileMb.toFixed(0)} MB`);
+  console.log(`  of which, sampled every 0.5 s from ready to the last run: own memory (anonymous) peak ${split.anonMb.toFixed(0)} MB, mapped files peak ${split.fileMb.toFixed(0)} MB; proportional set (Pss: a page mapped twice counts once) peak ${split.pssMb.toFixed(0)} MB`);
   console.log(`\none client over HTTP, novel queries (${single.length} runs of 200 requests${withPeer ? ', 60 for the peer); peer = Orama on the same companies, vectors and query embedding' : ')'}`);
   console.log(`${'filters'.padEnd(30)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${withPeer ? `${'peer p50'.padStart(10)}${'peer p99'.padStart(10)}${'p50 ratio'.padStart(11)}` : ''}`);
   single.forEach((row, i) => {

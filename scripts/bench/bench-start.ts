@@ -7,6 +7,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
+/**
+ * Where a benchmark server on a PostgreSQL database keeps its search index snapshot: one folder per database, so
+ * that a 100k and a 1M database kept side by side never replace each other's snapshot (nor the folder of `npm start`).
+ */
+export function benchSnapshotDir(root: string, databaseUrl: string): string {
+  return path.join(root, 'data', 'bench-index', new URL(databaseUrl).pathname.slice(1) || 'default');
+}
+
 export interface BenchServer {
   pid: number;
   stop: () => void;
@@ -67,7 +75,7 @@ export async function startProbeServer(
     script: path.join(root, 'scripts/bench/bench-server.ts'),
     cwd: root,
     env: {
-      ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+      ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl, VECTOR_INDEX_SNAPSHOT_DIR: benchSnapshotDir(root, databaseUrl) } : { DATA_DIR: path.resolve(dataDir!) }), PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production',
       EMBEDDINGS_WORKERS: options.workers ?? '2', RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_AGENT_PER_MINUTE: '1000000', RUN_JOBS: 'false',
     },
     port,

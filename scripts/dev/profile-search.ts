@@ -5,7 +5,8 @@
  * server and prints the main thread's self time per function (top 30), the inclusive time of the functions that
  * hold the most (top 30), and how busy it was. `--near` adds near=<city>, `--in-city` names the city in the words, `--browse`
  * sends bench:search's browse with filters (a category, a country, verified, no words); `--node-args "--trace-gc …"`
- * passes flags to the server's node.
+ * passes flags to the server's node; `--bench-words` sends bench:search's novel queries instead (two words of the templates'
+ * vocabulary, then a town or a number, as scripts/dev/thread-cpu.ts does).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startProbeServer } from '../bench/bench-start.js';
-import { loadTemplates, PLACES } from '../bench/lib/synthetic-companies.js';
+import { loadTemplates, pick, PLACES } from '../bench/lib/synthetic-companies.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -22,6 +23,8 @@ const duration = Number(option('--duration', '20'));
 const withFilters = args.includes('--filters');
 const place = args.includes('--near') ? 'near' : args.includes('--in-city') ? 'in-city' : undefined;
 const browse = args.includes('--browse');
+const benchWords = args.includes('--bench-words');
+const vocab = [...new Set(loadTemplates(root).flatMap((t) => [...t.keywords, t.industry]).map((s) => s.toLowerCase()))];
 const categories = [...new Set(loadTemplates(root).map((t) => t.category))];
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agp-prof-'));
 
@@ -30,7 +33,7 @@ const words = ['plumbing', 'tax advice', 'wedding', 'solar', 'bakery', 'security
 let n = 0;
 const filters = ['&country=Germany&is_verified=true', '&country=United%20States&is_verified=true', '&category=Technology', '&country=France'];
 function nextPath(): string {
-  const words2 = `${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`;
+  const words2 = benchWords ? `${pick(vocab)} ${pick(vocab)} ${++n % 2 ? pick(PLACES)[1] : n}` : `${words[n % words.length]} ${words[(n * 7 + 3) % words.length]} ${++n}`;
   const city = PLACES[n % PLACES.length]![1];
   if (browse) return `/api/v1/agent/companies?category=${encodeURIComponent(categories[n % categories.length]!)}&country=${encodeURIComponent(PLACES[(n * 7) % PLACES.length]![0])}&is_verified=true`;
   if (place === 'near') return `/api/v1/agent/companies?q=${encodeURIComponent(words2)}&near=${encodeURIComponent(city)}`;

@@ -34,7 +34,10 @@ describe('search index snapshot across restarts (issue 41)', () => {
   async function startIndex() {
     const messages: string[] = [];
     const log = { info: (_o: object, msg: string) => void messages.push(msg), warn: (_o: object, msg: string) => void messages.push(msg) };
-    const index = createSearchIndexSync(repo, { dimensions: 512, exactBelow: 4, buildThreads: 1, log, snapshotDir: dir, keywords: { fieldWeights: [0.1, 0.2, 0.4, 1], prefixLength: 4 } });
+    // One graph search thread: the graph read from a snapshot is searched there (graph-searchers.ts).
+    const index = createSearchIndexSync(repo, {
+      dimensions: 512, exactBelow: 4, buildThreads: 1, searchThreads: 1, log, snapshotDir: dir, keywords: { fieldWeights: [0.1, 0.2, 0.4, 1], prefixLength: 4 },
+    });
     open.push(index);
     index.start();
     await index.ready();
@@ -92,6 +95,7 @@ describe('search index snapshot across restarts (issue 41)', () => {
     assert.equal((await nearest(second.index, await testEmbeddings().embedQuery('drone roof inspection'), 1))[0], added, 'a company added meanwhile is in the graph');
     assert.ok(!(await nearest(second.index, await vectorOf(gone), 24)).includes(gone), 'a company removed meanwhile is not');
     assert.deepEqual(new Set((await nearest(second.index, await vectorOf(twin), 2))), new Set([moved, twin]), 'a changed vector is the new one');
+    assert.equal(second.index.status().graphSearchesOnThreads, 3, 'searched on the graph search thread, the writes since merged there');
     // The name and keyword sides answer as an index read from the database does.
     const quiet = { info: () => {}, warn: () => {} };
     const fresh = createSearchIndexSync(repo, { dimensions: 512, exactBelow: 4, buildThreads: 1, log: quiet, keywords: { fieldWeights: [0.1, 0.2, 0.4, 1], prefixLength: 4 } });

@@ -75,7 +75,7 @@ describe('vector index kept in step with the store', () => {
   });
 
   it('loads every live company with an embedding', () => {
-    assert.deepEqual(vs.status(), { state: 'ready', companies: 32, graph: 'none', rows: 'in memory', syncedVersion: vs.status().syncedVersion });
+    assert.deepEqual(vs.status(), { state: 'ready', companies: 32, graph: 'none', rows: 'in memory', graphSearchesOnThreads: 0, syncedVersion: vs.status().syncedVersion });
   });
 
   it('gives the database exact answer for every filter', async () => {

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ScoredId, SearchFilters, SearchRepo } from './search.repo.js';
 import { SearchIndex } from './search-index.js';
 import { graphSettings, loadGraph, mapGraph } from './vector-graph.js';
+import { GraphSearchers } from './graph-searchers.js';
 import { loadSnapshot, saveSnapshot } from './index-snapshot.js';
 import { openArrayFile } from '../../lib/array-file.js';
 import type { WordCharacters } from '../../lib/trigram.js';
@@ -36,6 +37,11 @@ export interface SearchIndexSyncOptions {
   /** Read the large arrays in place from the snapshot's file (config VECTOR_INDEX_MAP_SNAPSHOT; default true). */
   mapSnapshot?: boolean;
   /**
+   * Worker threads that search the graph once it is read from a snapshot's file (config VECTOR_INDEX_SEARCH_THREADS;
+   * graph-searchers.ts). 0 or absent: the main thread searches.
+   */
+  searchThreads?: number;
+  /**
    * A folder where the index and its graph are kept between restarts (index-snapshot.ts; config
    * VECTOR_INDEX_SNAPSHOT_DIR): on start they are read from it and brought up to date from the change log instead of
    * read from the database and built. Undefined: read and built on every start.
@@ -58,6 +64,8 @@ export interface SearchIndexStatus {
   graph: 'none' | 'building' | 'ready';
   /** The half-float rows: in this process's memory, or read in place from the snapshot's index file. */
   rows: 'in memory' | 'mapped';
+  /** Graph searches answered on the graph search threads since start (the others ran on the main thread). */
+  graphSearchesOnThreads: number;
   syncedVersion: number;
 }
 
@@ -98,6 +106,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
   let worker: Worker | undefined;
   let failures = 0;
   const session = options.session ?? (<T>(fn: () => Promise<T>) => fn());
+  const searchers = options.searchThreads ? new GraphSearchers(options.searchThreads) : undefined;
 
   async function load(): Promise<void> {
     const started = Date.now();
@@ -161,7 +170,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
         await reader.close();
       }
       // The graph is read in place from its file (mapped), not copied into this process (vector-graph.ts MappedGraph).
-      if (snapshot.graphFile && !index.installSavedGraph(mapGraph(snapshot.graphFile, options.dimensions, index.size))) throw new Error('the graph does not hold the index\'s companies');
+      if (snapshot.graphFile && !index.installSavedGraph(mapGraph(snapshot.graphFile, options.dimensions, index.size, searchers))) throw new Error('the graph does not hold the index\'s companies');
     } catch (err) {
       index = newIndex();
       options.log.warn({ err }, 'search index snapshot did not load: the index is read from the database');
@@ -209,7 +218,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
 
   function mapSavedGraph(file: string): void {
     try {
-      index.installSavedGraph(mapGraph(file, options.dimensions, index.size));
+      index.installSavedGraph(mapGraph(file, options.dimensions, index.size, searchers));
     } catch (err) {
       // removed meanwhile by another instance's newer snapshot: the graph in memory stays
       options.log.warn({ err }, 'vector graph not mapped from its snapshot: it stays in memory');
@@ -328,7 +337,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
      */
     async candidates(vector: Float32Array, filters: SearchFilters, limit: number, version: number): Promise<ScoredId[] | undefined> {
       if (!(await caughtUpWith(version))) return undefined;
-      return index.search(vector, filters, limit);
+      return index.searchAsync(vector, filters, limit);
     },
 
     /**
@@ -376,7 +385,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
     },
 
     status(): SearchIndexStatus {
-      return { state, companies: index.size, graph: index.hasGraph ? 'ready' : building ? 'building' : 'none', rows: index.mappedRows ? 'mapped' : 'in memory', syncedVersion };
+      return { state, companies: index.size, graph: index.hasGraph ? 'ready' : building ? 'building' : 'none', rows: index.mappedRows ? 'mapped' : 'in memory', graphSearchesOnThreads: searchers?.answered ?? 0, syncedVersion };
     },
 
     /** Resolves once loaded and (when the directory needs one) the graph is built: for benchmarks and tests. */
@@ -395,6 +404,7 @@ export function createSearchIndexSync(source: Source, options: SearchIndexSyncOp
       const wasReady = state === 'ready';
       state = 'closed';
       await worker?.terminate();
+      await searchers?.close();
       await Promise.allSettled([loading, catchingUp, building]);
       // The writes since the last snapshot are kept too, so the next start replays fewer rows.
       if (wasReady && savedAt && index.graphWrites > savedAt.writes) await saveIndex();

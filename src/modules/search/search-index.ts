@@ -1,5 +1,5 @@
 import type { ScoredId, SearchFilters, VectorSourceRow } from './search.repo.js';
-import type { VectorGraph } from './vector-graph.js';
+import type { GraphHits, VectorGraph } from './vector-graph.js';
 import { trigramSequence, wordSimilarity, WORD_SIMILARITY_THRESHOLD, type WordCharacters } from '../../lib/trigram.js';
 import { NameIndex } from './name-index.js';
 import { KeywordIndex, type KeywordQuery } from './keyword-index.js';
@@ -434,15 +434,38 @@ export class SearchIndex {
 
   /** Companies most similar to `query` (unit length or not) that pass `filters`; score = cosine similarity. */
   search(query: Float32Array, filters: SearchFilters, limit: number): ScoredId[] | undefined {
+    const plan = this.plan(query, filters, limit);
+    if (plan.kind !== 'graph') return plan.answer;
+    const started = performance.now();
+    const found = plan.graph.search(plan.q, plan.want, 1);
+    return this.finish(plan, found, (performance.now() - started) * 1000);
+  }
+
+  /**
+   * `search`, with the graph's part on a worker thread when the graph has them (a mapped graph: vector-graph.ts). The
+   * short list is re-scored from the rows as they are when it comes back, so writes applied meanwhile count.
+   */
+  async searchAsync(query: Float32Array, filters: SearchFilters, limit: number): Promise<ScoredId[] | undefined> {
+    const plan = this.plan(query, filters, limit);
+    if (plan.kind !== 'graph') return plan.answer;
+    if (!plan.graph.searchAsync) return this.search(query, filters, limit);
+    const found = await plan.graph.searchAsync(plan.q, plan.want);
+    return this.finish(plan, found, found.micros);
+  }
+
+  /** How `search` answers: at once (an exact scan, nothing, or the database), or by asking the graph for `want` neighbours. */
+  private plan(query: Float32Array, filters: SearchFilters, limit: number):
+    | { kind: 'answered'; answer: ScoredId[] | undefined }
+    | { kind: 'graph'; graph: VectorGraph; q: Float32Array; want: number; filters: SearchFilters; limit: number } {
     // Changed-since filters compare timestamps at microsecond precision: the database answers those.
-    if (filters.updatedSince) return undefined;
+    if (filters.updatedSince) return { kind: 'answered', answer: undefined };
     const q = unitVector(this.dimensions, query);
     const filtered = hasFilters(filters);
     const matches = filtered ? this.matching(filters) : undefined;
     const count = matches ? matches.count : this.slotOf.size;
-    if (count === 0) return [];
-    if (count <= this.options.exactBelow) return matches ? this.timedExact(q, matches, limit) : this.exact(q, undefined, limit);
-    if (!this.graph) return undefined;
+    if (count === 0) return { kind: 'answered', answer: [] };
+    if (count <= this.options.exactBelow) return { kind: 'answered', answer: matches ? this.timedExact(q, matches, limit) : this.exact(q, undefined, limit) };
+    if (!this.graph) return { kind: 'answered', answer: undefined };
     // Ask the graph for enough neighbours that `limit` of them pass the filters (in expectation, with margin).
     const share = count / this.slotOf.size;
     const want = Math.min(this.slotOf.size, Math.ceil((limit * this.options.oversample) / share));
@@ -450,10 +473,16 @@ export class SearchIndex {
     const scannable = matches && matches.slots.length === count ? matches : undefined;
     if (scannable && this.options.chooseByCost && count * this.scanCost < want * this.graphCost) {
       this.paths.scan++;
-      return this.timedExact(q, scannable, limit);
+      return { kind: 'answered', answer: this.timedExact(q, scannable, limit) };
     }
+    return { kind: 'graph', graph: this.graph, q, want, filters, limit };
+  }
+
+  /** The graph's short list that passes the filters, re-scored from the rows; the exact scan when too few passed. */
+  private finish(plan: { q: Float32Array; want: number; filters: SearchFilters; limit: number }, found: GraphHits, micros: number): ScoredId[] {
+    const { q, want, filters, limit } = plan;
     const started = performance.now();
-    const found = this.graph.search(q, want, 1);
+    const filtered = hasFilters(filters);
     const accept = filtered ? filterPredicate(filters, this.cols) : undefined;
     const heap = new TopK(limit, this.idOf);
     if (this.rescoreSlots.length < found.keys.length) this.rescoreSlots = new Int32Array(found.keys.length);
@@ -474,12 +503,17 @@ export class SearchIndex {
       for (let i = 0; i < passed; i++) heap.push(slots[i]!, dotHalfAt(this.matrix, this.dimensions, q, slots[i]!));
     }
     if (filtered) {
-      this.graphCost = 0.9 * this.graphCost + (0.1 * (performance.now() - started) * 1000) / want;
+      // The graph's search and the re-scoring of its short list.
+      this.graphCost = 0.9 * this.graphCost + (0.1 * (micros + (performance.now() - started) * 1000)) / want;
       this.paths.graph++;
     }
-    // Too few passed (a filter that the nearest neighbours rarely meet): the exact scan is complete.
+    // Too few passed (a filter that the nearest neighbours rarely meet): the exact scan is complete. The filter's
+    // matches are read again: after a graph search on a worker thread, writes may have come meanwhile.
+    const matches = filtered ? this.matching(filters) : undefined;
+    const count = matches ? matches.count : this.slotOf.size;
     if (passed < Math.min(limit, count)) {
       this.paths.fallback++;
+      const scannable = matches && matches.slots.length === count ? matches : undefined;
       return scannable ? this.timedExact(q, scannable, limit) : this.exact(q, undefined, limit, accept);
     }
     return heap.sorted();

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { graphConfig, loadGraph, MappedGraph, MAX_BREADTH, newGraph, searchBreadth, type VectorGraph } from './vector-graph.js';
+import { GraphSearchers } from './graph-searchers.js';
 
 test('the graph search breadth is 256 up to 128k companies, grows with the directory beyond, and is bounded', () => {
   assert.equal(searchBreadth(0), 256);
@@ -73,6 +74,76 @@ test('a graph mapped from its file takes writes beside it, answers with them, an
     assert.equal(reread.size(), 501);
     assert.deepEqual(nearest(reread, rows.get(901)!), [901]);
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a mapped graph searched on worker threads answers as on the main thread, writes included, its file renamed or not', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-searchers-'));
+  const searchers = new GraphSearchers(2);
+  try {
+    const D = 16;
+    const config = graphConfig(D, { expansion_add: 64, expansion_search: 64 });
+    const rows = new Map<number, Float32Array>();
+    const random = () => Float32Array.from({ length: D }, () => Math.random() - 0.5);
+    const graph = newGraph(D, { expansion_add: 64, expansion_search: 64 });
+    for (let slot = 0; slot < 400; slot++) {
+      rows.set(slot, random());
+      graph.add(BigInt(slot), rows.get(slot)!);
+    }
+    const file = path.join(dir, 'graph.usearch');
+    graph.save(file);
+    const mapped = new MappedGraph(file, config, searchers);
+    const same = async (v: Float32Array, k: number) => {
+      const here = mapped.search(v, k, 1);
+      const there = await mapped.searchAsync(v, k);
+      assert.deepEqual([...there.keys], [...here.keys]);
+      assert.deepEqual([...there.distances], [...here.distances]);
+      assert.ok(there.micros >= 0);
+      return [...there.keys].map(Number);
+    };
+    // several at once: each answer goes back to its own search
+    const queries = [...rows.values()].slice(0, 20);
+    const answers = await Promise.all(queries.map((v) => mapped.searchAsync(v, 1)));
+    answers.forEach((a, i) => assert.equal(Number(a.keys[0]), i));
+    mapped.remove(5n);
+    rows.set(950, random());
+    mapped.add(950n, rows.get(950)!);
+    assert.ok(!(await same(rows.get(5)!, 50)).includes(5), 'removed since the file was saved');
+    assert.deepEqual((await same(rows.get(950)!, 1)), [950], 'added since');
+    // another instance's newer snapshot removed the file's name before a worker first read it: it still reads it
+    const unread = new MappedGraph(file, config, searchers);
+    fs.rmSync(file);
+    const answered = searchers.answered;
+    assert.equal(Number((await unread.searchAsync(rows.get(9)!, 1)).keys[0]), 9);
+    assert.deepEqual(await same(rows.get(9)!, 1), [9]);
+    assert.equal(searchers.answered, answered + 2, 'answered by the workers, not on this thread after a failure');
+    assert.ok(searchers.usable);
+  } finally {
+    await searchers.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a graph search whose worker fails is answered on the main thread, and so is every later one', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-searchers-'));
+  const searchers = new GraphSearchers(1);
+  try {
+    const D = 8;
+    const graph = newGraph(D, { expansion_add: 32, expansion_search: 32 });
+    const rows = Array.from({ length: 50 }, () => Float32Array.from({ length: D }, () => Math.random() - 0.5));
+    rows.forEach((v, slot) => graph.add(BigInt(slot), v));
+    const file = path.join(dir, 'graph.usearch');
+    graph.save(file);
+    const mapped = new MappedGraph(file, graphConfig(D, { expansion_add: 32, expansion_search: 32 }), searchers);
+    assert.equal(Number((await mapped.searchAsync(rows[3]!, 1)).keys[0]), 3);
+    // the worker goes away (a crash): the pool stops, the search is still answered
+    await (searchers as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers[0]!.worker.terminate();
+    assert.equal(searchers.usable, false);
+    assert.equal(Number((await mapped.searchAsync(rows[4]!, 1)).keys[0]), 4);
+    await assert.rejects(searchers.search(1, file, graphConfig(D), rows[0]!, 1));
+  } finally {
+    await searchers.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import usearch, { type IndexConfig } from 'usearch';
 import { halfRow } from '../../lib/half-float.js';
+import type { GraphSearchers } from './graph-searchers.js';
 
 /**
  * The HNSW graph's settings (usearch): cosine metric, vectors quantised to int8 (a quarter of the
@@ -86,12 +87,23 @@ export function loadGraph(file: string, dimensions: number, count: number): Vect
   return inMemoryGraph(graph);
 }
 
+/** A graph search's neighbours, nearest first. */
+export interface GraphHits {
+  keys: BigUint64Array;
+  distances: Float32Array;
+}
+
 /** What the search index asks of its graph (an in-memory usearch index, or a MappedGraph). */
 export interface VectorGraph {
   contains(key: bigint): boolean;
   remove(key: bigint): void;
   add(key: bigint, vector: Float32Array): void;
-  search(query: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array };
+  search(query: Float32Array, k: number, threads: number): GraphHits;
+  /**
+   * The same search on a worker thread when this graph has them (GraphSearchers), with the search's own time (µs);
+   * absent: search on this thread.
+   */
+  searchAsync?(query: Float32Array, k: number): Promise<GraphHits & { micros: number }>;
   size(): number;
   /** Writes the graph to `file`; `rowOf` gives a slot's current vector (a mapped graph's writes are re-added from it). */
   save(file: string, rowOf: (slot: number) => Float32Array): void;
@@ -125,8 +137,12 @@ const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
   }
 });
 
+/** Mapped graphs' serial numbers: a worker keeps its own view of each (graph-search.worker.ts). */
+let mappedGraphs = 0;
+
 export class MappedGraph implements VectorGraph {
   private readonly base: Graph;
+  private readonly serial = ++mappedGraphs;
   private readonly fd: number;
   private delta: Graph | undefined;
   private readonly deltaKeys = new Set<bigint>();
@@ -136,18 +152,21 @@ export class MappedGraph implements VectorGraph {
   constructor(
     readonly file: string,
     private readonly config: GraphConfig,
+    private readonly searchers?: GraphSearchers,
   ) {
     this.base = new usearch.Index(config);
     this.base.view(file);
     this.fd = fs.openSync(file, 'r');
     closeWhenCollected.register(this, this.fd);
+    const open = `/proc/self/fd/${this.fd}`;
+    this.readablePath = fs.existsSync(open) ? open : file;
   }
 
-  /** A path that reads the file this graph maps, its name removed or not (Linux's /proc/self/fd; elsewhere the name). */
-  private get readablePath(): string {
-    const open = `/proc/self/fd/${this.fd}`;
-    return fs.existsSync(open) ? open : this.file;
-  }
+  /**
+   * A path that reads the file this graph maps, its name removed or not (Linux's /proc/self/fd, which the process's
+   * worker threads share; elsewhere the name).
+   */
+  private readonly readablePath: string;
 
   private inBase(key: bigint): boolean {
     return !this.shadowed.has(key) && (this.base.contains(key) as boolean);
@@ -171,9 +190,31 @@ export class MappedGraph implements VectorGraph {
   }
 
   /** The k nearest of the file's neighbours (less the out-of-date ones) and the in-memory graph's, merged by distance. */
-  search(query: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array } {
-    const base = this.base.search(query, k, threads);
+  search(query: Float32Array, k: number, threads: number): GraphHits {
+    return this.withWrites(this.base.search(query, k, threads), query, k);
+  }
+
+  /**
+   * `search` with the file's part on a worker thread, when there are searchers; the writes since the file was saved are
+   * merged here, as they are when the answer comes back. A worker that fails leaves the search to this thread.
+   */
+  async searchAsync(query: Float32Array, k: number): Promise<GraphHits & { micros: number }> {
+    if (this.searchers?.usable) {
+      try {
+        const base = await this.searchers.search(this.serial, this.readablePath, this.config, query, k);
+        return { ...this.withWrites(base, query, k), micros: base.micros };
+      } catch {
+        // searched below, on this thread
+      }
+    }
+    const started = performance.now();
+    const hits = this.search(query, k, 1);
+    return { ...hits, micros: (performance.now() - started) * 1000 };
+  }
+
+  private withWrites(base: GraphHits, query: Float32Array, k: number): GraphHits {
     if (this.shadowed.size === 0 && this.deltaKeys.size === 0) return base;
+    const threads = 1;
     const extra = this.deltaKeys.size > 0 ? this.delta!.search(query, Math.min(k, this.deltaKeys.size), threads) : { keys: new BigUint64Array(0), distances: new Float32Array(0) };
     const keys = new BigUint64Array(k);
     const distances = new Float32Array(k);
@@ -222,7 +263,10 @@ export class MappedGraph implements VectorGraph {
   }
 }
 
-/** Maps a saved graph from its file (MappedGraph), searching with the breadth for `count` companies. */
-export function mapGraph(file: string, dimensions: number, count: number): MappedGraph {
-  return new MappedGraph(file, graphConfig(dimensions, { expansion_search: searchBreadth(count) }));
+/**
+ * Maps a saved graph from its file (MappedGraph), searching with the breadth for `count` companies, on `searchers`'
+ * worker threads when given.
+ */
+export function mapGraph(file: string, dimensions: number, count: number, searchers?: GraphSearchers): MappedGraph {
+  return new MappedGraph(file, graphConfig(dimensions, { expansion_search: searchBreadth(count) }), searchers);
 }
