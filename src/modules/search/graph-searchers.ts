@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { GraphSearchReply, GraphSearchRequest } from './graph-search.worker.js';
-import type { GraphConfig, GraphHits } from './vector-graph.js';
+import type { GraphConfig, GraphHits, GraphSearchPool } from './vector-graph.js';
 
 /**
  * Graph searches off the main thread (issue 41). At 1M companies one search of the HNSW graph costs 5–6 ms of CPU (a
@@ -10,7 +10,7 @@ import type { GraphConfig, GraphHits } from './vector-graph.js';
  * least busy one takes the next search. Workers start on the first search. When one fails, its searches and every later
  * one are answered on the main thread by the caller (a rejected promise means: search here).
  */
-export class GraphSearchers {
+export class GraphSearchers implements GraphSearchPool {
   private readonly workers: { worker: Worker; busy: number }[] = [];
   private readonly pending = new Map<number, { resolve: (hits: GraphHits & { micros: number }) => void; reject: (err: Error) => void; slot: { busy: number } }>();
   private nextId = 0;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import usearch, { type IndexConfig } from 'usearch';
 import { halfRow } from '../../lib/half-float.js';
-import type { GraphSearchers } from './graph-searchers.js';
 
 /**
  * The HNSW graph's settings (usearch): cosine metric, vectors quantised to int8 (a quarter of the
@@ -93,6 +92,12 @@ export interface GraphHits {
   distances: Float32Array;
 }
 
+/** Threads that search a saved graph's file (graph-searchers.ts GraphSearchers); a rejected search means: search here. */
+export interface GraphSearchPool {
+  readonly usable: boolean;
+  search(graph: number, file: string, config: GraphConfig, query: Float32Array, k: number): Promise<GraphHits & { micros: number }>;
+}
+
 /** What the search index asks of its graph (an in-memory usearch index, or a MappedGraph). */
 export interface VectorGraph {
   contains(key: bigint): boolean;
@@ -152,7 +157,7 @@ export class MappedGraph implements VectorGraph {
   constructor(
     readonly file: string,
     private readonly config: GraphConfig,
-    private readonly searchers?: GraphSearchers,
+    private readonly searchers?: GraphSearchPool,
   ) {
     this.base = new usearch.Index(config);
     this.base.view(file);
@@ -267,6 +272,6 @@ export class MappedGraph implements VectorGraph {
  * Maps a saved graph from its file (MappedGraph), searching with the breadth for `count` companies, on `searchers`'
  * worker threads when given.
  */
-export function mapGraph(file: string, dimensions: number, count: number, searchers?: GraphSearchers): MappedGraph {
+export function mapGraph(file: string, dimensions: number, count: number, searchers?: GraphSearchPool): MappedGraph {
   return new MappedGraph(file, graphConfig(dimensions, { expansion_search: searchBreadth(count) }), searchers);
 }
