@@ -6,7 +6,7 @@ import type { GraphConfig, GraphHits, GraphSearchPool } from './vector-graph.js'
  * Graph searches off the main thread (issue 41). At 1M companies one search of the HNSW graph costs 5–6 ms of CPU (a
  * breadth of 2 048: vector-graph.ts searchBreadth), and on the main thread it took 40 % of a loaded server's time while
  * the machine's other core was partly idle (`npx tsx scripts/dev/profile-search.ts --bench-words`). Worker threads
- * search a mapped graph's file (graph-search.worker.ts), each reading it in place, so no memory is added; the
+ * search a mapped graph's file (graph-search.worker.ts), each reading it in place (the graph is not copied; a thread adds about 24 MB of its own); the
  * least busy one takes the next search. Workers start on the first search. When one fails, its searches and every later
  * one are answered on the main thread by the caller (a rejected promise means: search here).
  */

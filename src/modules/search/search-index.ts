@@ -435,10 +435,7 @@ export class SearchIndex {
   /** Companies most similar to `query` (unit length or not) that pass `filters`; score = cosine similarity. */
   search(query: Float32Array, filters: SearchFilters, limit: number): ScoredId[] | undefined {
     const plan = this.plan(query, filters, limit);
-    if (plan.kind !== 'graph') return plan.answer;
-    const started = performance.now();
-    const found = plan.graph.search(plan.q, plan.want, 1);
-    return this.finish(plan, found, (performance.now() - started) * 1000);
+    return plan.kind === 'graph' ? this.searchGraphHere(plan) : plan.answer;
   }
 
   /**
@@ -448,9 +445,16 @@ export class SearchIndex {
   async searchAsync(query: Float32Array, filters: SearchFilters, limit: number): Promise<ScoredId[] | undefined> {
     const plan = this.plan(query, filters, limit);
     if (plan.kind !== 'graph') return plan.answer;
-    if (!plan.graph.searchAsync) return this.search(query, filters, limit);
+    if (!plan.graph.searchAsync) return this.searchGraphHere(plan);
     const found = await plan.graph.searchAsync(plan.q, plan.want);
     return this.finish(plan, found, found.micros);
+  }
+
+  /** The graph's part of a search on this thread, timed. */
+  private searchGraphHere(plan: { graph: VectorGraph; q: Float32Array; want: number; filters: SearchFilters; limit: number }): ScoredId[] {
+    const started = performance.now();
+    const found = plan.graph.search(plan.q, plan.want, 1);
+    return this.finish(plan, found, (performance.now() - started) * 1000);
   }
 
   /** How `search` answers: at once (an exact scan, nothing, or the database), or by asking the graph for `want` neighbours. */
