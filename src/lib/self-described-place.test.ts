@@ -66,6 +66,24 @@ describe('selfDescribedPlace: the town a site gives as its own (issue 40)', () =
     assert.equal(town([text('paragraph', 'A law firm located in Washington, DC.')], 'US'), 'Washington|US');
   });
 
+  it('reads a big city\'s short name ("NYC") as its postal name, and a site name ending with a town its domain repeats', () => {
+    assert.equal(town([text('title', 'Greenwich House Music School: Private Music Lessons in NYC')], 'US'), 'New York|US');
+    assert.equal(town([text('title', 'Private Music Lessons in NYC')]), 'New York|US');
+    assert.equal(town([text('site-name', 'Small Business Attorney NYC', 'https://www.smallbusinessattorneynyc.com/about/')], 'US'), 'New York|US');
+    assert.equal(town([text('site-name', 'Emergency Dentist Denver', 'https://emergencydentistdenver.com/')], 'US'), 'Denver|US');
+    // a person's name is no business's name ending with its town
+    assert.equal(town([text('site-name', 'Meryl Arnett', 'https://www.merylarnett.com/')], 'US'), undefined);
+    // a title's later segment opening with a town and saying the trade
+    assert.equal(town([text('title', 'Meryl Arnett | Atlanta Meditation teacher', 'https://www.merylarnett.com/')], 'US'), 'Atlanta|US');
+    assert.equal(town([text('title', 'Atlanta Wedding Venues | Acme Events')], 'US'), undefined);
+    // the domain does not repeat the town: a name that merely ends with one
+    assert.equal(town([text('site-name', 'Grand Hotel Denver', 'https://acme-hotels.com/')], 'US'), undefined);
+    // three capitals that are a country's or state's code, or no big city's, are no town
+    assert.equal(town([text('title', 'Yoga teacher training in USA')]), undefined);
+    assert.equal(town([text('title', 'Online marketing in NRW')], 'DE'), undefined);
+    assert.equal(town([text('site-name', 'Acme Roofing NC', 'https://acmeroofingnc.com/')], 'US'), undefined);
+  });
+
   it('refuses a town written with another country than the site\'s', () => {
     assert.equal(town([text('paragraph', 'We are a studio based in San Diego, California.')], 'GB'), undefined);
   });

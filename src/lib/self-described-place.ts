@@ -1,6 +1,7 @@
 import { isRegionName, regionOf } from './regions.js';
 import { countryCode } from './countries.js';
 import { isCommonEnglishWord } from './english-words.js';
+import { domainLabel } from './org-name.js';
 import { findCity, placeKey, type GazetteerCity } from './gazetteer.js';
 
 /**
@@ -71,6 +72,8 @@ const POSSESSIVE = /((?:[\p{Lu}][\p{L}\p{M}.-]*\s){0,2}[\p{Lu}][\p{L}\p{M}.-]*)[
 const PRAISE = /^(?:very|own|leading|best|premier|premiere|favou?rite|first|only|oldest|original|top|trusted|#1|number|no\.?\s?1|largest|friendliest|finest|go-to|newest|local|award-winning|top-rated|highest-rated|most)\b/i;
 const BASED = /((?:[\p{Lu}][\p{L}\p{M}.]*[\s-]){0,2}[\p{Lu}][\p{L}\p{M}.]*)[-\s]based\b/gu;
 const ORG_OF = /\s(?:of|de|von|di|du)\s+(?:the\s+)?((?:[\p{Lu}][\p{L}\p{M}'’.-]*\s?){1,3})$/u;
+/** What follows a town opening a title's segment when it says what the business is: one to four words, the last a trade. */
+const TOWN_THEN_TRADE = /^\s+(?:[\p{L}&'’-]+\s+){0,3}(?:teachers?|coach(?:es|ing)?|therap(?:ist|ists|y)|photograph(?:er|ers|y)|dentists?|dentistry|lawyers?|attorneys?|accountants?|CPAs?|realtors?|plumb(?:er|ers|ing)|electricians?|roof(?:er|ers|ing)|landscap(?:er|ers|ing)|clean(?:er|ers|ing)|bakery|cafe|café|restaurant|salon|barbers?|florists?|tutors?|trainers?|instructors?|studio|clinic|chiropractors?|physiotherap(?:ist|y)|massage|spa|yoga|pilates|gym|fitness|designers?|architects?|consultants?|agency|contractors?|builders?|mechanics?|repairs?|movers|moving|storage|vets?|veterinarians?|doctors?|counsel(?:l?or|l?ors|l?ing)|mediators?|notary|tattoo|caterers?|catering|DJs?|planners?|officiants?|hotel|inn|B&B)$/iu;
 /** A town at least this big is no common word when written with a capital after "in" ("in Hamburg", "in Phoenix"). */
 const COMMON_WORD_TOWN_MIN = 1_000_000;
 
@@ -150,6 +153,25 @@ interface Read {
   after: string;
   /** A capitalised word follows the town that is none of its qualifier ("in Austin Hardware"). */
   capitalAfter: boolean;
+  /** Written as the city's short name ("NYC"): no state's name, whatever its postal name shares with one. */
+  abbreviated?: boolean;
+}
+
+/** A city's short name of three capitals is read only for a city this big ("NYC"; "Usa" in Japan is no "USA"). */
+const ABBREVIATED_CITY_MIN = 1_000_000;
+
+/**
+ * "NYC": a big city's short name the gazetteer knows, written as the city's postal name ("New York", which the
+ * gazetteer may call "New York City": its name without "City" when that names the same place). Never a region's or
+ * country's code.
+ */
+function cityAbbreviation(written: string, rest: string, hint: string): Read | undefined {
+  if (written.length !== 3 || regionOf(written) || countryOf(written)) return undefined;
+  const hit = findCity(written, hint || undefined);
+  if (!hit || hit.population < ABBREVIATED_CITY_MIN || placeKey(hit.name) === placeKey(written)) return undefined;
+  const shorter = hit.name.replace(/\s+City$/u, '');
+  const postal = shorter !== hit.name && findCity(shorter, hit.country) === hit ? shorter : hit.name;
+  return { city: postal, hit, after: rest, capitalAfter: /^\s+\p{Lu}/u.test(rest), abbreviated: true };
 }
 
 /** The town that opens `s`: the longest run of capitalised words the gazetteer knows, with the qualifier written after it. */
@@ -160,9 +182,15 @@ function readTown(s: string, hint: string): Read | undefined {
     if (!CAPITAL.test(run[k - 1]!)) continue;
     const written = run.slice(0, k).join(' ');
     const city = written.replace(/\.$/, '');
-    if (city.length < 3 || /^\p{Lu}{2,3}$/u.test(city)) continue;
-    const at = text.indexOf(written) + written.length;
-    const rest = text.slice(at);
+    if (city.length < 3) continue;
+    const rest = text.slice(text.indexOf(written) + written.length);
+    // two or three capitals are a state's or country's code ("NC", "USA"), unless the gazetteer knows them as a big
+    // city's own short name ("NYC")
+    if (/^\p{Lu}{2,3}$/u.test(city)) {
+      const short = cityAbbreviation(city, rest, hint);
+      if (short) return short;
+      continue;
+    }
     const q = qualifierAfter(rest);
     if (q) {
       // GeoNames writes the capital "Washington, D.C.": the town and its state's code together
@@ -192,7 +220,7 @@ function listsAnother(after: string, city: string, hint: string): boolean {
 /** Whether a town read in a text stands as the business's place, and its country. */
 function accept(read: Read, strength: PlaceStrength, hint: string): { country: string; countryFrom: SelfDescribedPlace['countryFrom'] } | undefined {
   // a state, province or county ("in California", "in Kent", "in Victoria"): a town of that name only with its state ("New York, NY")
-  if (regionNamed(read.city, hint || read.hit.country) && !read.qualifier?.state) return undefined;
+  if (regionNamed(read.city, hint || read.hit.country) && !read.qualifier?.state && !read.abbreviated) return undefined;
   if (countryOf(read.city)) return undefined;
   if (strength === 'plain' && commonWord(read.city, read.hit)) return undefined;
   if (AREA_AFTER.test(read.after)) return undefined;
@@ -211,7 +239,7 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
   const out: Mention[] = [];
   let listed = false;
   const clauses = t.text.split(/(?<!\b(?:St|Ste|Mt|Ft|Dr|Mr|Mrs|Ms|Inc|Co|Ltd|Jr|Sr|\p{Lu}))[.!?](?=\s|$)|\s[|•·»–—-]\s|[|;\n•·»]/u);
-  for (const clause of clauses) {
+  for (const [at, clause] of clauses.entries()) {
     const seen = new Set<number>();
     const take = (index: number, read: Read | undefined, strength: PlaceStrength) => {
       if (!read || seen.has(index)) return;
@@ -255,6 +283,16 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
         if (read?.qualifier && !SERVICE_BEFORE.test(clause.slice(0, m.index))) take(start, read, 'qualified');
       }
     }
+    // "Meryl Arnett - Atlanta Meditation Teacher": a title's later segment that opens with a town and says what the
+    // business is (its first segment is often the page's subject: "Atlanta Wedding Venues | Acme")
+    if (t.kind === 'title' && at > 0) {
+      const segment = clause.trim();
+      const read = readTown(segment, hint);
+      const what = read ? segment.slice(read.city.length) : '';
+      if (read && segment.startsWith(read.city) && read.capitalAfter && TOWN_THEN_TRADE.test(what) && !commonWord(read.city, read.hit)) {
+        take(0, { ...read, capitalAfter: false, after: '' }, 'plain');
+      }
+    }
     for (const m of clause.matchAll(POSSESSIVE)) if (PRAISE.test(m[2]!)) takeSuffix(m[1]!, m.index);
     for (const m of clause.matchAll(BASED)) takeSuffix(m[1]!, m.index);
   }
@@ -267,6 +305,18 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
       const ok = accept({ ...read, capitalAfter: false, after: '' }, 'cue', hint);
       if (ok) out.push({ city: read.city, ...ok, strength: 'cue', kind: t.kind, url: t.url });
     }
+    // "Small Business Attorney NYC" at smallbusinessattorneynyc.com: a site name that ends with a town its domain repeats,
+    // after two words or more ("Meryl Arnett" is a person, whatever Arnett, Oklahoma)
+    const words = text.split(/\s+/);
+    const label = siteLabel(t.url);
+    for (let i = Math.max(2, words.length - 3); i < words.length && label; i++) {
+      const written = words.slice(i).join(' ');
+      const read = readTown(written, hint);
+      if (!read || !label.includes(placeKey(written)) || (!read.abbreviated && read.city !== written) || commonWord(read.city, read.hit)) continue;
+      const ok = accept({ ...read, capitalAfter: false, after: '' }, 'cue', hint);
+      if (ok) out.push({ city: read.city, ...ok, strength: 'cue', kind: t.kind, url: t.url });
+      break;
+    }
     // "Happy Coffee Deutschland": a site name that ends with its country (before a legal form: "Acredis Deutschland GmbH")
     const last = /\s((?:[\p{Lu}][\p{L}.]*\s?){1,3})$/u.exec(text.replace(TRAILING_LEGAL_FORM, ''))?.[1]?.trim();
     for (const words of last ? [last, last.split(/\s+/).pop()!] : []) {
@@ -278,6 +328,15 @@ function mentionsIn(t: SelfText, hint: string): Mention[] {
     }
   }
   return listed ? out.filter((m) => !m.city) : out;
+}
+
+/** The site's own word in its host name ("smallbusinessattorneynyc"), '' for an address that is none. */
+function siteLabel(url: string): string {
+  try {
+    return domainLabel(new URL(url).hostname);
+  } catch {
+    return '';
+  }
 }
 
 /**
