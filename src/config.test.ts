@@ -43,11 +43,12 @@ describe('configuration', () => {
     refused({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://u@r1/db', DATABASE_READ_MAX_LAG_MS: '50' }, /DATABASE_READ_MAX_LAG_MS must be between 100/);
   });
 
-  it('bounds the heap growth at 30 % on PostgreSQL, leaves it to V8 on the embedded store, unless HEAP_GROWING_PERCENT says (issue 41)', () => {
+  it('bounds the heap growth at 30 % on both stores unless HEAP_GROWING_PERCENT says (issue 41)', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db.example/agentpages' }).heapGrowingPercent, 30);
-    assert.equal(loadConfig({}).heapGrowingPercent, 0);
+    assert.equal(loadConfig({}).heapGrowingPercent, 30);
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db.example/agentpages', HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent, 0);
-    assert.equal(loadConfig({ HEAP_GROWING_PERCENT: '30' }).heapGrowingPercent, 30);
+    assert.equal(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent, 0);
+    assert.throws(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' }), ConfigError);
   });
 
   for (const [name, value, message] of [

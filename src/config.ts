@@ -38,8 +38,8 @@ export interface Config {
   trustProxy: boolean;
   /**
    * HEAP_GROWING_PERCENT: after each full garbage collection the JavaScript heap may grow this much above what stayed
-   * alive before the next one (platform/heap.ts); default 30 on PostgreSQL, 0 on the embedded store; 0 leaves V8's own
-   * rule (up to four times, with a high first limit).
+   * alive before the next one (platform/heap.ts); default 30 on both stores; 0 leaves V8's own rule (up to four times,
+   * with a high first limit).
    */
   heapGrowingPercent: number;
   /**
@@ -210,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: bool(env, 'SEED_DEMO', true),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: bool(env, 'TRUST_PROXY', false),
-    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', databaseUrl ? 30 : 0, 0, 1000),
+    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 30, 0, 1000),
     cacheMemoryMb: int(env, 'CACHE_MEMORY_MB', 32, 0, 65_536),
     embeddings: {
       provider: embeddingProvider,

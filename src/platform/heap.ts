@@ -9,8 +9,9 @@ import v8 from 'node:v8';
  * 480 MB. Through tsx, 30 % lowered the peak resident set under `npm run bench:search` from 1,207 to 957 MB on
  * PostgreSQL for 5–9 % less throughput (session 14). On the compiled server (`npm start`, session 19) it is the default
  * on PostgreSQL: peak 797–812 MB against 1,051–1,272 MB, with throughput within the runs' own spread. On the embedded
- * store it costs more (`near` 102 → 89 req/s, p99 230 → 371 ms at 100k, peak 1,242 → 962 MB: docs/measurements.md),
- * so there the default stays V8's rule. An operator whose instances are bounded by CPU rather than memory sets 0.
+ * store it is the default too since session 25: own memory 665–712 MB against 978–1,191 MB after a restart at 100k, for
+ * 5–10 % less throughput and a p99 that stays under 200 ms (docs/measurements.md). An operator whose instances are
+ * bounded by CPU rather than memory sets 0.
  * Process-wide: the worker threads' heaps follow it. Set before the app is built; 0 keeps V8's rule.
  */
 export function limitHeapGrowth(percent: number): void {
