@@ -31,6 +31,17 @@ describe('chooseName: a site name with a tagline', () => {
   });
 });
 
+describe('chooseName: a name written with its acronym (issue 40)', () => {
+  it('keeps the name without "HSS - " or " (HSS)" when the acronym is its initials, and counts a domain that is the acronym', () => {
+    const before = chooseName(page([{ value: 'HSS - Hanns-Seidel-Stiftung e.V.', source: 'jsonld' }]), 'hss.de');
+    assert.equal(before?.value, 'Hanns-Seidel-Stiftung e.V.');
+    assert.ok(before!.confidence > UNCORROBORATED_NAME);
+    assert.equal(chooseName(page([{ value: 'National Roofing Contractors Association (NRCA)', source: 'og:site_name' }]), 'nrca.net')?.value, 'National Roofing Contractors Association');
+    // letters that are not the name's initials: a segment of its own, not an acronym
+    assert.equal(chooseName(page([{ value: 'ABC - Smith Plumbing', source: 'jsonld' }]), 'smithplumbing.com')?.value, 'ABC - Smith Plumbing');
+  });
+});
+
 describe('copyrightName: the holder in a copyright line', () => {
   it('stops at "all rights reserved" in other languages, and never takes the phrase itself for a holder', () => {
     assert.equal(copyrightName('© 2019 Студия Эдвин. Все права защищены'), 'Студия Эдвин');

@@ -151,6 +151,8 @@ function domainMatch(value: string, label: string): number {
   // "Kitsilano Family Dental" on kitsdental.ca: initial letters of the words also count
   const initials = words.map((w) => w[0]).join('');
   const prefixHit = label.startsWith(words[0]!.slice(0, 4)) ? 0.3 : 0;
+  // the domain is the name's acronym ("Hanns-Seidel-Stiftung" on hss.de)
+  if (initials.length >= 3 && label === initials) return 1.6;
   return (1.4 * hits) / words.length + prefixHit + (initials.length >= 2 && label.includes(initials) ? 0.4 : 0);
 }
 
@@ -189,6 +191,23 @@ function pageSlugKey(url: string): string {
 }
 
 /** Title-like values are split into their segments; every segment is its own candidate. */
+/** The initials of a name's words, hyphenated parts included, its legal form left out ("Hanns-Seidel-Stiftung e.V." → HSS). */
+function initials(name: string): string {
+  return name.replace(LEGAL, '').replace(/\s+e\.\s?V\.$/u, '').split(/[\s-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]).join('');
+}
+
+/**
+ * A name written with its acronym, "HSS - Hanns-Seidel-Stiftung e.V." or "Hanns-Seidel-Stiftung (HSS)": the name alone,
+ * when the acronym is its words' initials. Any other "X - Y" is left to the segment rules.
+ */
+function withoutAcronym(value: string): string {
+  const before = /^(\p{Lu}{2,6})\s+[-–—:]\s+(\p{Lu}.{3,})$/u.exec(value);
+  if (before && initials(before[2]!) === before[1]) return before[2]!.trim();
+  const after = /^(\p{Lu}.{3,}?)\s+\((\p{Lu}{2,6})\)$/u.exec(value);
+  if (after && initials(after[1]!) === after[2]) return after[1]!.trim();
+  return value;
+}
+
 function expand(e: NameEvidence, url: string): ScoredName[] {
   const v = e.value.replace(/^(welcome to|home\s*[-|:]\s*|bienvenue (chez|à))\s*/i, '').replace(/\s*[-|:]\s*home$/i, '').trim();
   // a site name or structured name with a bar is "Name | tagline" ("Hommés Studio | Modern Interior Design")
@@ -210,6 +229,7 @@ function expand(e: NameEvidence, url: string): ScoredName[] {
       .replace(/\s+(logo|logotype)(?:\s+(?:icon|image|mark|graphic))?$/i, '')
       .replace(/^logo\s*[:–-]?\s+/i, '')
       .trim();
+    s = withoutAcronym(s);
     const alt = e.source === 'logo-alt' || e.source === 'image-alt';
     if (alt) s = altName(s, e.source);
     s = withoutTownTail(s);
