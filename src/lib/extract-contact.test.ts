@@ -111,3 +111,24 @@ describe('extractContact: logo images (issue 40)', () => {
     assert.deepEqual(logos('<header><img src="/logo.svg" alt="Doodlo"></header><main><img src="/work2.webp" alt="Logo Design"></main>'), ['Doodlo']);
   });
 });
+
+describe('extractContact: microdata names only from an organisation\'s own item (issue 40)', () => {
+  const microdata = (html: string) => extractContact(cheerio.load(html), 'https://x.example/', []).names.filter((n) => n.source === 'microdata').map((n) => n.value);
+
+  it('skips breadcrumbs, posts and their authors, and reads an organisation\'s name from a meta', () => {
+    const html = `
+      <ol itemscope itemtype="https://schema.org/BreadcrumbList"><li itemprop="itemListElement" itemscope itemtype="https://schema.org/ListItem"><span itemprop="name">Grüne Energie</span></li></ol>
+      <article itemscope itemtype="http://schema.org/Article"><span itemprop="author" itemscope itemtype="http://schema.org/Person"><span itemprop="name">Jane Roe</span></span>
+        <div itemprop="publisher" itemscope itemtype="https://schema.org/Organization">
+          <div itemprop="logo" itemscope itemtype="https://schema.org/ImageObject"><meta itemprop="name" content="logo-bwe.jpg"></div>
+          <meta itemprop="name" content="Bundesverband WindEnergie">
+        </div>
+      </article>`;
+    assert.deepEqual(microdata(html), ['Bundesverband WindEnergie']);
+  });
+
+  it('never takes a nested item\'s name (the address\'s) for the organisation\'s', () => {
+    const html = '<div itemscope itemtype="https://schema.org/LocalBusiness"><div itemprop="address" itemscope itemtype="https://schema.org/PostalAddress"><span itemprop="name">Head office</span></div><h2 itemprop="name">Acme Plumbing</h2></div>';
+    assert.deepEqual(microdata(html), ['Acme Plumbing']);
+  });
+});

@@ -245,9 +245,11 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   add($('title').first().text(), 'title');
   $('[itemscope][itemtype]').each((_, el) => {
     const type = $(el).attr('itemtype') ?? '';
-    if (/PostalAddress|WebSite|WebPage|Product|Offer|Review|Person/i.test(type)) return;
-    const name = $(el).find('[itemprop="name"]').first();
-    if (name.length && !name.closest('[itemprop=address]').length) add(name.text(), 'microdata');
+    // only an organisation's own item names it: not a page, a product, a person, a post, a breadcrumb or a menu item
+    if (/PostalAddress|WebSite|WebPage|Product|Offer|Review|Person|Breadcrumb|ListItem|ItemList|SiteNavigationElement|Article|BlogPosting|Blog\b|CreativeWork|Event|ImageObject|ImageGallery|VideoGallery|VideoObject|Question|Answer|FAQPage|Recipe|HowTo|Rating|Brand/i.test(type)) return;
+    // the item's own name (not a nested item's: its logo, its address), in a meta's content or as text
+    const name = $(el).find('[itemprop="name"]').filter((_, n) => $(n).parent().closest('[itemscope]').get(0) === el).first();
+    if (name.length) add(name.attr('content') ?? name.text(), 'microdata');
     const tel = $(el).find('[itemprop="telephone"]').first();
     if (tel.length) phones.push({ raw: toPlainLine(tel.attr('content') ?? tel.text()), label: '', source: 'microdata', url: pageUrl });
   });
