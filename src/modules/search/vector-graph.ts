@@ -5,14 +5,15 @@ import { halfRow } from '../../lib/half-float.js';
 /**
  * The HNSW graph's settings (usearch): cosine metric, vectors quantised to int8 (a quarter of the
  * memory; candidates are re-scored from the float vectors, so quantisation only affects which
- * neighbours are found), 16 links per node, 256 candidates kept while building and at least 256 while
+ * neighbours are found), 16 links per node, 512 candidates kept while building and at least 256 while
  * searching (searchBreadth: more in larger directories; a search asks for 400 neighbours unfiltered, which
- * widens it to 400 anyway). The building breadth decides how well the
- * graph links clusters of near-duplicates (`npm run bench:vectors -- --synthetic N --expansion-add
- * 128,256`): at 1M, 128 needed a search breadth of 4 096 for recall@10 0.94–0.97, 256 gives 0.985 at
- * 2 048 (half the search work) for a build about 1.5–2 times as long; at 100k, asked for 400 neighbours
- * as the service asks, 0.973 (building 128, searching 512) → 0.998 (256, 256) for 1.27 instead of 1.09 ms.
- * Neither 32 links nor float16 vectors in the graph did as much (docs/measurements.md, session 17).
+ * widens it to 400 anyway). The building breadth decides how well the graph links clusters of
+ * near-duplicates: on bench:search's directory of 1M (`npm run bench:vectors -- --database-url …/b1m
+ * --expansion-add 512`, session 25) building at 256 gave recall@10 0.945 at the search breadth of 2 048 (0.952
+ * at 4 096, for twice the work), 512 gives 0.969 at 2 048 for a build 1.4 times as long (410 s on two
+ * threads). Earlier, on the synthetic directory: 128 needed 4 096 for 0.94–0.97 at 1M, 256 gave 0.985 at
+ * 2 048; at 100k 0.973 (building 128, searching 512) → 0.998 (256, 256). Neither 32 links nor float16
+ * vectors in the graph did as much (docs/measurements.md, session 17).
  */
 export type GraphConfig = IndexConfig;
 
@@ -22,7 +23,7 @@ export function graphConfig(dimensions: number, overrides: Partial<GraphConfig> 
     metric: usearch.MetricKind.Cos,
     quantization: usearch.ScalarKind.I8,
     connectivity: 16,
-    expansion_add: 256,
+    expansion_add: 512,
     expansion_search: 256,
     multi: false,
     ...overrides,
