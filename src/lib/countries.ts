@@ -96,3 +96,17 @@ export function registeredCountry(text: string): string | undefined {
   if (/\ba\.?b\.?n\.?\s*:?\s*\d{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/.test(t)) return 'AU';
   return undefined;
 }
+
+/**
+ * The currency of a country that no other country of this list shares (the euro and the US dollar abroad are left out
+ * where their use says nothing about which country): a shop pricing in it on a page whose language names that country
+ * confirms the country (issue 40).
+ */
+const OWN_CURRENCY: Record<string, string> = {
+  US: 'USD', GB: 'GBP', CA: 'CAD', AU: 'AUD', NZ: 'NZD', CH: 'CHF', SE: 'SEK', NO: 'NOK', DK: 'DKK', PL: 'PLN', CZ: 'CZK',
+  HU: 'HUF', JP: 'JPY', IN: 'INR', ZA: 'ZAR', SG: 'SGD', HK: 'HKD', MX: 'MXN', BR: 'BRL',
+};
+
+export function ownCurrency(country: string): string | undefined {
+  return OWN_CURRENCY[country.toUpperCase()];
+}

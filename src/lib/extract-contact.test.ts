@@ -132,3 +132,13 @@ describe('extractContact: microdata names only from an organisation\'s own item 
     assert.deepEqual(microdata(html), ['Acme Plumbing']);
   });
 });
+
+describe('extractContact: the currencies a page prices in (issue 40)', () => {
+  const currencies = (html: string) => extractContact(cheerio.load(html), 'https://x.example/', []).currencies;
+
+  it('reads JSON-LD offers, microdata and a shop\'s price meta, each ISO code once, and nothing from prose', () => {
+    assert.deepEqual(currencies('<script type="application/ld+json">{"offers":[{"priceCurrency":"USD"},{"priceCurrency": "USD"}]}</script>'), ['USD']);
+    assert.deepEqual(currencies('<div itemscope itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="GBP"></div><meta property="product:price:currency" content="EUR">'), ['GBP', 'EUR']);
+    assert.deepEqual(currencies('<p>Prices from USD 20 or $15.</p><meta property="og:price:currency" content="dollars">'), []);
+  });
+});

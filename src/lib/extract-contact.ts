@@ -23,6 +23,8 @@ export interface ContactEvidence {
   locale: string;
   /** Sentences of the site's header or footer that say where it is based ("a family business based in Hillsborough, NC"). */
   selfLines: string[];
+  /** ISO 4217 codes the page's structured data prices in (schema.org priceCurrency, product:price:currency), each once. */
+  currencies: string[];
   /** The country a registration statement names ("a company registered in England & Wales"), in the header or footer, or in the last lines of a page that marks neither. */
   registeredIn?: string;
 }
@@ -318,7 +320,20 @@ export function extractContact($: cheerio.CheerioAPI, pageUrl: string, orgs: { n
   const selfLines = [...new Set(page.filter((l, i) => inChromeOrTail(l, i) && l.text.length <= 300 && BASED_IN.test(l.text) && !WEB_CREDIT.test(l.text)).map((l) => l.text))].slice(0, 5);
   // (not the body's text: an article may name another firm's registration)
   const registeredIn = page.filter(inChromeOrTail).map((l) => registeredCountry(l.text)).find((c) => c !== undefined);
-  return { names, phones, addresses, messaging, calling, locale, selfLines, ...(registeredIn ? { registeredIn } : {}) };
+  return { names, phones, addresses, messaging, calling, locale, selfLines, currencies: structuredCurrencies($), ...(registeredIn ? { registeredIn } : {}) };
+}
+
+/** The ISO currencies a page's structured data prices in: JSON-LD and microdata offers, a shop's price meta tags. */
+function structuredCurrencies($: cheerio.CheerioAPI): string[] {
+  const found = new Set<string>();
+  $('script[type="application/ld+json"]').each((_, el) => {
+    for (const m of $(el).text().matchAll(/"priceCurrency"\s*:\s*"([A-Z]{3})"/g)) found.add(m[1]!);
+  });
+  $('[itemprop="priceCurrency"], meta[property="product:price:currency"], meta[property="og:price:currency"]').each((_, el) => {
+    const code = ($(el).attr('content') ?? $(el).text()).trim();
+    if (/^[A-Z]{3}$/.test(code)) found.add(code);
+  });
+  return [...found];
 }
 
 /** How many last lines of a page count as its footer where no element marks one. */

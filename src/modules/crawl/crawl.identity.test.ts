@@ -217,6 +217,21 @@ describe('identify: an American legal form and an en-US page (issue 40)', () => 
   });
 });
 
+describe('identify: a shop pricing in the currency of its page language\'s country (issue 40)', () => {
+  const country = (lang: string, offer: string) =>
+    identify(assembleMaterial([extractPage(`<html lang="${lang}"><head><script type="application/ld+json">{"@type":"Product","name":"Elixir","offers":{"@type":"Offer","price":"15.00","priceCurrency":"${offer}"}}</script></head><body><main><h1>Elixir</h1></main></body></html>`, 'https://shop.example.com/')], 'https://shop.example.com/')).country;
+
+  it('names the country from both together; the language alone, or another currency, stays below the floor', () => {
+    const both = country('en-US', 'USD');
+    assert.equal(both?.value, 'US');
+    assert.ok(both!.confidence >= 0.5);
+    assert.ok(country('en-US', 'EUR')!.confidence < 0.5);
+    assert.ok(country('en-GB', 'USD')!.confidence < 0.5);
+    assert.equal(country('en-GB', 'GBP')?.value, 'GB');
+    assert.ok(country('en-GB', 'GBP')!.confidence >= 0.5);
+  });
+});
+
 describe('assembleMaterial: structured data of another site (issue 40)', () => {
   it("sets aside the web agency's organisation (its url on another site), keeps the business's", () => {
     const graph = { '@context': 'https://schema.org', '@graph': [

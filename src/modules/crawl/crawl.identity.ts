@@ -1,5 +1,5 @@
 import type { FoundAddress } from '../../lib/address.js';
-import { countryCode } from '../../lib/countries.js';
+import { countryCode, ownCurrency } from '../../lib/countries.js';
 import { placeKey } from '../../lib/gazetteer.js';
 import { chooseName, domainLabel, nameKey } from '../../lib/org-name.js';
 import { choosePhone, parsePhone, sameLine, type PhoneCandidate } from '../../lib/phone.js';
@@ -89,7 +89,12 @@ export function identify(m: Material): Identity {
   for (const a of found) if (a.postalCode || a.region) vote(a.country, 1 + a.confidence);
   const tld = tldCountry(m.domain);
   vote(tld, 1.5);
-  for (const p of pages.slice(0, 3)) vote(/^[a-z]{2}[-_]([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase(), 0.4);
+  for (const p of pages.slice(0, 3)) {
+    const region = /^[a-z]{2}[-_]([a-z]{2})$/i.exec(p.contact.locale)?.[1]?.toUpperCase();
+    vote(region, 0.4);
+    // a shop's prices in that country's own currency ("en-US" and priceCurrency USD): a second, independent hint
+    if (region && p.contact.currencies.includes(ownCurrency(region) ?? '')) vote(region, 0.3);
+  }
   const phoneCands: PhoneCandidate[] = pages.flatMap((p) => p.contact.phones);
   // Australian numbers are often written without their area code ("Ph 6331 1234"): the state gives it
   const auRegion = found.find((a) => a.country === 'AU' && a.region)?.region;
