@@ -1,3 +1,4 @@
+import { ownCurrency } from './countries.js';
 import type { PriceRange, PriceUnit } from './price-range.js';
 
 /**
@@ -181,13 +182,14 @@ export function priceRangeFromText(text: string): RawPrice | undefined {
   return { from, ...(to > from ? { to } : {}), currency: same[0]!.currency, unit: same[0]!.unit };
 }
 
-const DOLLAR_BY_COUNTRY: Record<string, string> = { CA: 'CAD', AU: 'AUD', NZ: 'NZD', SG: 'SGD', HK: 'HKD', MX: 'MXN' };
-const KRONE_BY_COUNTRY: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK' };
+/** The currencies written "$" and "kr": a country's own one of them (lib/countries.ts) is what it means there. */
+const DOLLARS = new Set(['CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN']);
+const KRONER = new Set(['SEK', 'NOK', 'DKK']);
 
 /** The range with an ISO currency: "$" by the company's country (USD elsewhere), "kr" only in Sweden, Norway and Denmark. */
 export function resolveCurrency(raw: RawPrice | undefined, countryCode: string): PriceRange | undefined {
   if (!raw) return undefined;
-  const cc = countryCode.toUpperCase();
-  const currency = raw.currency === '$' ? (DOLLAR_BY_COUNTRY[cc] ?? 'USD') : raw.currency === 'kr' ? KRONE_BY_COUNTRY[cc] : raw.currency;
+  const own = ownCurrency(countryCode) ?? '';
+  const currency = raw.currency === '$' ? (DOLLARS.has(own) ? own : 'USD') : raw.currency === 'kr' ? (KRONER.has(own) ? own : undefined) : raw.currency;
   return currency ? { ...raw, currency } : undefined;
 }
