@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { MALLOC_SETTINGS } from '../../src/platform/heap.js';
 
 /**
  * Where a benchmark server on a PostgreSQL database keeps its search index snapshot: one folder per database, so
@@ -33,7 +34,9 @@ export function startBenchServer(options: {
 }): Promise<BenchServer> {
   // A TypeScript script runs through tsx; the compiled server (dist/src/server.js, what `npm start` runs) without it.
   const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The malloc settings `npm start` puts in the environment (platform/heap.ts), unless the caller's environment sets them.
+  const env = { ...MALLOC_SETTINGS, ...options.env };
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], { cwd: options.cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const poll = async () => {
