@@ -253,3 +253,20 @@ describe('findAddresses: shapes of the retired held-out set (session 23)', () =>
     assert.equal(withBuilding?.confidence, withNumber?.confidence);
   });
 });
+
+describe('findAddresses: a street, a town and the country written out, no postcode an anchor knows', () => {
+  it('reads the town before the country past a postcode part or a region, on one line or over three', () => {
+    assert.deepEqual(cities(['Store information', 'StyleLocker, 313 The Mall,', 'ME15, Maidstone,', 'United Kingdom', 'Email:']), [' Maidstone GB']);
+    assert.deepEqual(cities(['Unit 4, 12 Patrick Street, Kilkenny, Ireland']), [' Kilkenny IE']);
+    assert.deepEqual(cities(['Via Roma 15, Bologna, Emilia-Romagna, Italy']), [' Bologna IT']);
+    const [found] = findAddresses(['12 Patrick Street, Kilkenny, Ireland']);
+    assert.ok(found && found.confidence < 0.85, 'held below a postcode-confirmed address');
+  });
+
+  it('needs a numbered street before a town of that country', () => {
+    assert.deepEqual(cities(['Proudly serving London, United Kingdom']), []);
+    assert.deepEqual(cities(['Call 0800 123 4567, London, UK']), []);
+    assert.deepEqual(cities(['12 High Street, Springfield, United Kingdom']), []);
+    assert.deepEqual(cities(['We ship worldwide', 'Germany']), []);
+  });
+});

@@ -333,10 +333,39 @@ function townAbovePostcode(lines: string[], idx: number): Omit<FoundAddress, 'la
   return undefined;
 }
 
+/** A postcode, or the outward half of a British one ("ME15", "SW1A 1AA", "D02", "2000"): skipped between a town and its country. */
+const POSTCODE_PART = /^(?=.*\d)[A-Z0-9]{2,5}(?:[\s-][A-Z0-9]{3,4})?$/;
+
+/**
+ * A street, a town and the country's name written out, without a postcode the anchors know, as shops outside North America
+ * write their address in a footer ("StyleLocker, 313 The Mall," / "ME15, Maidstone," / "United Kingdom"): the line ends with a
+ * country's name; before it, past a region or a postcode part, a town the gazetteer knows in that country; before the town,
+ * within two parts, a part with a house number. Kept with a known town's confidence and no postcode's.
+ */
+function townBeforeCountry(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'> | undefined {
+  const block = [tidy(lines[idx]!)];
+  for (let j = idx - 1; j >= Math.max(0, idx - 2) && tidy(lines[j]!).length <= 80; j--) block.unshift(tidy(lines[j]!));
+  const parts = block.join(', ').split(SEP_RE).map(tidy).filter(Boolean);
+  const named = parts.at(-1) ?? '';
+  const country = named.length >= 4 || named === 'UK' ? countryCode(named) : undefined;
+  if (!country) return undefined;
+  let k = parts.length - 2;
+  while (k >= 0 && (POSTCODE_PART.test(parts[k]!) || isRegionName(parts[k]!))) k--;
+  const known = (part: string) => looksLikePlace(part) && !isRegionName(part) && findCity(part, country)?.country === country;
+  // a region the lists do not hold ("Emilia-Romagna") may stand between the town and the country
+  if (k >= 2 && !known(parts[k]!) && looksLikePlace(parts[k]!)) k--;
+  const town = parts[k] ?? '';
+  if (k < 1 || !known(town)) return undefined;
+  const street = parts.slice(Math.max(0, k - 2), k).find((p) => /^\d+[a-z]?\s+\p{L}|\p{L}.*\s\d+[a-z]?$/u.test(p) && p.length <= 60 && !phonesInLine(p).length);
+  if (!street) return undefined;
+  return { street, city: spacedAbbreviation(town), region: '', postalCode: '', country, line: `${street}, ${town}, ${named}`, confidence: 0.68 };
+}
+
 /** Addresses in the lines of one page. */
 export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> = new Set(), countryHint = ''): FoundAddress[] {
   const out: FoundAddress[] = [];
   const bares = new Set<FoundAddress>();
+  const countryWritten = new Set<FoundAddress>();
   lines.forEach((line, idx) => {
     const before = out.length;
     const bare = () => {
@@ -358,6 +387,15 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
     }
     const cyrillic = cyrillicAddress(line, countryHint);
     if (cyrillic) out.push({ ...cyrillic, label: '', lineIndex: idx, phoneDigits: blockPhones(lines, idx, cyrillic.street), chrome: chromeLines.has(idx) });
+    // a country's name ends the line: no anchor of the ones below is on it
+    if (line.length <= 120 && !out.some((a) => a.lineIndex >= idx - 2)) {
+      const written = townBeforeCountry(lines, idx);
+      if (written) {
+        const withBlock = { ...written, label: '', lineIndex: idx, phoneDigits: blockPhones(lines, idx, written.street), chrome: chromeLines.has(idx) };
+        countryWritten.add(withBlock);
+        out.push(withBlock);
+      }
+    }
     // "Southgate" / "MI" / "48195": a state and its ZIP each in their own cell read as one line
     const next = lines[idx + 1]?.trim() ?? '';
     const text = US_STATE_LINE.test(line.trim()) && /^\d{5}(?:-\d{4})?$/.test(next) ? `${line.trim()} ${next}` : line;
@@ -403,5 +441,11 @@ export function findAddresses(lines: string[], chromeLines: ReadonlySet<number> 
     bare();
   });
   // the town alone on its line, then its state and ZIP on the next ("New Braunfels" / "TX 78132"): one address, the anchored one
-  return out.filter((a) => !bares.has(a) || !out.some((b) => !bares.has(b) && b.lineIndex > a.lineIndex && b.lineIndex <= a.lineIndex + 2 && b.city.toLowerCase() === a.city.toLowerCase()));
+  const sameTown = (a: FoundAddress, b: FoundAddress) => b.city.toLowerCase() === a.city.toLowerCase();
+  return out.filter(
+    (a) =>
+      (!bares.has(a) || !out.some((b) => !bares.has(b) && b.lineIndex > a.lineIndex && b.lineIndex <= a.lineIndex + 2 && sameTown(a, b))) &&
+      // an anchor on the same block (a postcode below the country, "Doha, Qatar") reads it with more certainty
+      (!countryWritten.has(a) || !out.some((b) => !countryWritten.has(b) && Math.abs(b.lineIndex - a.lineIndex) <= 3 && sameTown(a, b))),
+  );
 }
