@@ -28,6 +28,17 @@ describe('gazetteer', () => {
     assert.equal(largestCity('JP')?.country, 'JP');
   });
 
+  it('finds a city by its own name where GeoNames gives the English one, and the other way round', () => {
+    const cases: [string, string, string][] = [
+      ['Firenze', 'IT', 'Florence'], ['Torino', 'IT', 'Turin'], ['Napoli', 'IT', 'Naples'], ['Genova', 'IT', 'Genoa'],
+      ['Den Haag', 'NL', 'The Hague'], ['Bruxelles', 'BE', 'Brussels'], ['Brussel', 'BE', 'Brussels'], ['København', 'DK', 'Copenhagen'],
+      ['Beograd', 'RS', 'Belgrade'], ['Genf', 'CH', 'Genève'], ['Plzeň', 'CZ', 'Pilsen'], ['Aarhus', 'DK', 'Århus'],
+      ['Florence', 'IT', 'Florence'], ['Antwerp', 'BE', 'Antwerpen'],
+    ];
+    for (const [written, country, name] of cases) assert.equal(findCity(written, country)?.name, name, written);
+    assert.equal(findCity('Firenze')?.country, 'IT', 'without a country, the largest city of the name');
+  });
+
   it('finds cities written in Cyrillic, which GeoNames names in Latin letters', () => {
     assert.equal(findCity('Уфа', 'RU')?.name, 'Ufa');
     assert.equal(findCity('Екатеринбург')?.name, 'Yekaterinburg', 'a word-initial е is ye');

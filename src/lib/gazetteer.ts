@@ -128,12 +128,22 @@ const EXONYMS: Record<string, string> = {
   saigon: 'hochiminhcity', nyc: 'newyorkcity', newyork: 'newyorkcity',
   // Romanised Cyrillic (placeKey) where GeoNames uses the English name.
   moskva: 'moscow', saintpeterburg: 'saintpetersburg', odesa: 'odessa', sofiya: 'sofia',
+  bruxelles: 'brussels', brussel: 'brussels', beograd: 'belgrade', athina: 'athens', athinai: 'athens', aarhus: 'arhus',
+  plzen: 'pilsen', genf: 'geneve', bale: 'basel', luik: 'liege', helsingfors: 'helsinki', ciudaddemexico: 'mexicocity',
+  denbosch: 'shertogenbosch', kbenhavn: 'copenhagen',
 };
+
+/**
+ * The same pairs read the other way: GeoNames names some of these cities in English ("Florence", "The Hague") and others
+ * in their own language ("Köln", "Antwerpen"), so a name unknown either way is looked up as the other ("Firenze" is
+ * Florence, as "Cologne" is Köln).
+ */
+const OTHER_NAME: Record<string, string> = { ...Object.fromEntries(Object.entries(EXONYMS).map(([english, own]) => [own, english])), ...EXONYMS };
 
 /** The most populous city of that name, in that country when one is given (and in that first-level region, GeoNames' code). */
 export function findCity(name: string, country?: string, admin?: string): GazetteerCity | undefined {
   const key = placeKey(name);
-  const alias = EXONYMS[key];
+  const alias = OTHER_NAME[key];
   // A name written in Cyrillic whose romanised form GeoNames gives in English means that city ("Москва" is Moscow,
   // not the small Moskva elsewhere that GeoNames spells so).
   if (alias && CYRILLIC_LETTER.test(name)) return lookupCity(alias, country, admin) ?? lookupCity(key, country, admin);

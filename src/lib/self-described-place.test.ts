@@ -98,6 +98,15 @@ describe('selfDescribedPlace: the town a site gives as its own (issue 40)', () =
     assert.equal(agreed?.strength, 'qualified');
     assert.equal(selfDescribedPlace([text('title', 'Dentist in York')], 'GB')?.strength, 'plain');
   });
+
+  it('reads a tagline that puts the business in the centre or heart of its town, in German, French, Spanish and Italian', () => {
+    assert.equal(town([text('heading', 'Ihr Hotel im Zentrum von Neubrandenburg')], 'DE'), 'Neubrandenburg|DE');
+    assert.equal(town([text('title', 'Boulangerie au cœur de Lyon')], 'FR'), 'Lyon|FR');
+    assert.equal(town([text('description', 'Restaurante en el centro de Sevilla')], 'ES'), 'Sevilla|ES');
+    assert.equal(town([text('heading', 'Pizzeria nel cuore di Verona')], 'IT'), 'Verona|IT');
+    // in a paragraph, as a bare "in <Town>", only with its country or state
+    assert.equal(town([text('paragraph', 'Wir liefern mitten in Berlin aus')], 'DE'), undefined);
+  });
 });
 
 describe('selfDescribedPlace: a footer made "with love" in its town (fresh set G)', () => {

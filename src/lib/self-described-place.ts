@@ -56,7 +56,8 @@ const STRONG: PlaceStrength[] = ['qualified', 'cue', 'plain'];
 /** The cue alone (the words that follow it, a town or a country, are read by the caller). */
 export const SELF_PLACE_CUE = /(?:\b(?:(?:proudly|locally|family[- ]owned and|currently)\s+)?(?:based|located|headquartered|situated|hq['’]?d)\s+(?:right\s+)?(?:here\s+)?(?:in|out of)|\bhead\s?quarters?\s+(?:is\s+|are\s+)?in|\bhead office\s+(?:is\s+)?in|\bmit Sitz in|\bSitz in|\bansässig in|\bbeheimatet in|\bbasée?s?\s+à|\bsituée?s?\s+à|\bimplantée?s?\s+à|\binstallée?s?\s+à|\bsiège(?:\s+social)?\s+(?:est\s+)?à|\bcon sede (?:en|a|in)|\bmade\s+with\s+(?:love|♥|❤\uFE0F?)?\s*(?:in|from)|\bwith\s+(?:love|♥|❤\uFE0F?)\s+from|\bmit\s+(?:(?:viel\s+)?liebe|♥|❤\uFE0F?)?\s*aus)/iu;
 const CUE = new RegExp(`${SELF_PLACE_CUE.source}\\s+`, 'giu');
-const PLAIN = /(?:^|[\s(])(?:in|à)\s+/giu;
+// "in", and the centre or heart of a town as German, French, Spanish and Italian write it ("Ihr Hotel im Zentrum von Neubrandenburg")
+const PLAIN = /(?:^|[\s(])(?:in|à|im\s+(?:Zentrum|Herzen)\s+von|mitten\s+in|au\s+(?:cœur|coeur|centre)\s+de|en\s+el\s+centro\s+de|nel\s+(?:cuore|centro)\s+di)\s+/giu;
 /** Words before the intro that make the town one the business serves, visits or lists, not its own. */
 const SERVICE_BEFORE = /\b(serv(?:e|es|ed|ing|icing)|service areas?|throughout|across|deliver\w*|shipping|ships|cover(?:s|ing)?|all over|surrounding|nearby|near|around|including|such as|clients|customers|residents|homeowners|families|visiting|visitors|events|conferences?|also|branches|locations|liefer\w*|versand|im raum|rund um|umgebung|einzugsgebiet|kunden|dans toute|autour|partout|livr\w*|interv\w+)\b/i;
 /** Words after the town that make it an area ("Denver and surrounding areas", "the Boston area", "Bay Area"). */
