@@ -27,7 +27,8 @@ export function limitHeapGrowth(percent: number): void {
  * and glibc raises its mmap threshold after each large block is freed, so freed buffers (query vectors, worker messages,
  * PGlite's results) stay resident inside the arenas. Two arenas and a fixed 128 KiB threshold (larger blocks mapped on
  * their own and given back when freed) lowered the compiled server's peak resident set after a restart at 100k companies
- * on PGlite from 993 to 900 MB, own memory from 687 to 596 MB, with throughput within the runs' spread
+ * on PGlite from 982–993 to 864–900 MB (own memory 680–687 to 560–596 MB) with the searches' throughput within the runs'
+ * spread; at 1M on PostgreSQL own memory went from 852 to 736–751 MB, browsing with filters 10–25 % slower
  * (docs/measurements.md, session 26).
  */
 export const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
