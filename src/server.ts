@@ -2,13 +2,13 @@ import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { seedDemoIfEmpty } from './modules/companies/companies.seed.js';
 import { loadGazetteer } from './lib/gazetteer.js';
-import { limitHeapGrowth, mallocSettingsNotice, runsOnGlibc } from './platform/heap.js';
+import { limitHeapGrowth, mallocSettingsNotice } from './platform/heap.js';
 
 const config = loadConfigOrExit();
 limitHeapGrowth(config.heapGrowingPercent);
 
 const app = await buildApp(config);
-const mallocNotice = mallocSettingsNotice(process.env, runsOnGlibc());
+const mallocNotice = mallocSettingsNotice(process.env);
 if (mallocNotice) app.log.info(mallocNotice);
 // The embedded default seeds a demo directory on first start so the service is useful at once.
 if (config.seedDemo && !config.databaseUrl) {

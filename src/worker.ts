@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
-import { limitHeapGrowth, mallocSettingsNotice, runsOnGlibc } from './platform/heap.js';
+import { limitHeapGrowth, mallocSettingsNotice } from './platform/heap.js';
 
 /**
  * `npm run worker`: the same services as the web process with the job runner on and no HTTP
@@ -13,7 +13,7 @@ limitHeapGrowth(config.heapGrowingPercent);
 
 const app = await buildApp(config);
 await app.ready();
-const mallocNotice = mallocSettingsNotice(process.env, runsOnGlibc());
+const mallocNotice = mallocSettingsNotice(process.env);
 if (mallocNotice) app.log.info(mallocNotice);
 app.log.info(`AgentPages worker running jobs (${config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
 

@@ -343,12 +343,13 @@ const POSTCODE_PART = /^(?=.*\d)[A-Z0-9]{2,5}(?:[\s-][A-Z0-9]{3,4})?$/;
  * within two parts, a part with a house number. Kept with a known town's confidence and no postcode's.
  */
 function townBeforeCountry(lines: string[], idx: number): Omit<FoundAddress, 'label' | 'phoneDigits' | 'lineIndex' | 'chrome'> | undefined {
+  // the country first, from this line alone: most lines end with none, and the block is not built for them
+  const named = tidy(lines[idx]!).split(SEP_RE).map(tidy).filter(Boolean).at(-1) ?? '';
+  const country = named.length >= 4 || named === 'UK' ? countryCode(named) : undefined;
+  if (!country) return undefined;
   const block = [tidy(lines[idx]!)];
   for (let j = idx - 1; j >= Math.max(0, idx - 2) && tidy(lines[j]!).length <= 80; j--) block.unshift(tidy(lines[j]!));
   const parts = block.join(', ').split(SEP_RE).map(tidy).filter(Boolean);
-  const named = parts.at(-1) ?? '';
-  const country = named.length >= 4 || named === 'UK' ? countryCode(named) : undefined;
-  if (!country) return undefined;
   let k = parts.length - 2;
   while (k >= 0 && (POSTCODE_PART.test(parts[k]!) || isRegionName(parts[k]!))) k--;
   const known = (part: string) => looksLikePlace(part) && !isRegionName(part) && findCity(part, country)?.country === country;

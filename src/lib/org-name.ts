@@ -190,9 +190,8 @@ function pageSlugKey(url: string): string {
   return domainKey(decoded.replace(/\.[a-z0-9]{2,5}$/i, ''));
 }
 
-/** Title-like values are split into their segments; every segment is its own candidate. */
 /** The initials of a name's words, hyphenated parts included, its legal form left out ("Hanns-Seidel-Stiftung e.V." → HSS). */
-function initials(name: string): string {
+function acronymOf(name: string): string {
   return name.replace(LEGAL, '').replace(/\s+e\.\s?V\.$/u, '').split(/[\s-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]).join('');
 }
 
@@ -202,12 +201,13 @@ function initials(name: string): string {
  */
 function withoutAcronym(value: string): string {
   const before = /^(\p{Lu}{2,6})\s+[-–—:]\s+(\p{Lu}.{3,})$/u.exec(value);
-  if (before && initials(before[2]!) === before[1]) return before[2]!.trim();
+  if (before && acronymOf(before[2]!) === before[1]) return before[2]!.trim();
   const after = /^(\p{Lu}.{3,}?)\s+\((\p{Lu}{2,6})\)$/u.exec(value);
-  if (after && initials(after[1]!) === after[2]) return after[1]!.trim();
+  if (after && acronymOf(after[1]!) === after[2]) return after[1]!.trim();
   return value;
 }
 
+/** Title-like values are split into their segments; every segment is its own candidate. */
 function expand(e: NameEvidence, url: string): ScoredName[] {
   const v = e.value.replace(/^(welcome to|home\s*[-|:]\s*|bienvenue (chez|à))\s*/i, '').replace(/\s*[-|:]\s*home$/i, '').trim();
   // a site name or structured name with a bar is "Name | tagline" ("Hommés Studio | Modern Interior Design")

@@ -36,12 +36,13 @@ export const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: 
 /**
  * What the start log says when this process was started without the malloc settings (systemd, a container's own
  * command): undefined when they are all set, or when the system has no glibc (musl and other systems ignore them).
+ * `glibc` is asked only when one is missing, so a start through npm builds no diagnostic report.
  */
-export function mallocSettingsNotice(env: NodeJS.ProcessEnv, glibc: boolean): string | undefined {
-  const missing = glibc ? Object.keys(MALLOC_SETTINGS).filter((name) => env[name] === undefined) : [];
-  if (missing.length === 0) return undefined;
+export function mallocSettingsNotice(env: NodeJS.ProcessEnv, glibc: () => boolean = runsOnGlibc): string | undefined {
+  const missing = Object.keys(MALLOC_SETTINGS).filter((name) => env[name] === undefined);
+  if (missing.length === 0 || !glibc()) return undefined;
   const wanted = missing.map((name) => `${name}=${MALLOC_SETTINGS[name as keyof typeof MALLOC_SETTINGS]}`).join(' ');
-  return `started without ${wanted} in the environment, which npm start and npm run worker set: about 90 MB more resident memory at 100k companies (README, memory)`;
+  return `started without ${wanted} in the environment, which npm start and npm run worker set: about 90 MB more resident memory at 100k companies (docs/operations.md, Install)`;
 }
 
 /** Whether this process runs on glibc (Linux's usual C library). */
