@@ -1,10 +1,13 @@
 /*
- * The service's two numeric kernels (loaded by src/platform/native.ts):
+ * The service's numeric kernels (loaded by src/platform/native.ts):
  * - sgemm, for the embedding model's forward pass (src/platform/embeddings/use-lite.ts):
  *   out[n×m] = a[n×k] · w[k×m] + bias[m], optionally clamped at zero. Row-major float32.
  * - dotRows, the dot product of one query with the rows of a float32 matrix that a list of slots
  *   names; dotRowsHalf, the same over rows kept as IEEE half floats (binary16, as Uint16 bits): the
  *   vector index's exact scan and re-scoring (src/modules/search/search-index.ts).
+ * - signBitsHalf and nearestBySigns: one bit a component (its sign) for each row, and the rows of a filter whose
+ *   bits are nearest a query's by Hamming distance: a large filter's scan reads those first, then re-scores only
+ *   the nearest from the rows.
  * - mapFile, an ArrayBuffer whose first bytes are a range of a file mapped privately (copy on write)
  *   and the rest anonymous zeroed room: the index's half-float rows read in place from its snapshot
  *   (src/lib/array-file.ts), so that they sit in the shared page cache, not in the process's own memory.
@@ -14,6 +17,7 @@
  */
 #include <node_api.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -297,6 +301,136 @@ static napi_value dotRowsHalf(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/*
+ * Sign sketches of the rows (issue 41): bit j of a row's sketch (byte j / 8, bit j % 8) is set when its component j is
+ * above zero. The Hamming distance between two sketches estimates the angle between the vectors, so a scan of a
+ * filter's rows reads 64 bytes a row at 512 dimensions instead of 1 KB and re-scores only the nearest from the rows.
+ */
+static void sign_bits_half(const uint16_t *matrix, int dims, size_t from, size_t count, uint8_t *out) {
+  const size_t bytes = ((size_t)dims + 7) / 8;
+  for (size_t r = from; r < from + count; r++) {
+    const uint16_t *row = matrix + r * (size_t)dims;
+    uint8_t *o = out + r * bytes;
+    memset(o, 0, bytes);
+    for (int j = 0; j < dims; j++)
+      if (!(row[j] & 0x8000) && (row[j] & 0x7fff)) o[j >> 3] |= (uint8_t)(1u << (j & 7));
+  }
+}
+
+static int uint8s(napi_env env, napi_value v, uint8_t **data, size_t *length) {
+  napi_typedarray_type type;
+  void *raw;
+  if (napi_get_typedarray_info(env, v, &type, length, &raw, NULL, NULL) != napi_ok || type != napi_uint8_array) return 0;
+  *data = (uint8_t *)raw;
+  return 1;
+}
+
+/* signBitsHalf(matrix: Uint16Array of binary16 bits, dims, from, count, out: Uint8Array): the sketches of rows from..from+count-1 */
+static napi_value signBitsHalf(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  napi_typedarray_type matrixType;
+  void *matrixRaw;
+  uint8_t *out;
+  size_t lm, lo;
+  int dims, from, count;
+  if (argc < 5 || napi_get_typedarray_info(env, argv[0], &matrixType, &lm, &matrixRaw, NULL, NULL) != napi_ok || matrixType != napi_uint16_array ||
+      !integer(env, argv[1], &dims) || !integer(env, argv[2], &from) || !integer(env, argv[3], &count) || !uint8s(env, argv[4], &out, &lo) ||
+      dims <= 0 || from < 0 || count < 0) {
+    napi_throw_type_error(env, NULL, "signBitsHalf(matrix, dims, from, count, out): bad arguments");
+    return NULL;
+  }
+  const size_t end = (size_t)from + (size_t)count;
+  if (end * (size_t)dims > lm || end * (((size_t)dims + 7) / 8) > lo) {
+    napi_throw_range_error(env, NULL, "signBitsHalf: an array is shorter than its rows");
+    return NULL;
+  }
+  sign_bits_half((const uint16_t *)matrixRaw, dims, (size_t)from, (size_t)count, out);
+  return NULL;
+}
+
+static int hamming(const uint8_t *a, const uint8_t *b, size_t bytes) {
+  int d = 0;
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    d += __builtin_popcountll(x ^ y);
+  }
+  for (; i < bytes; i++) d += __builtin_popcount((unsigned)(a[i] ^ b[i]));
+  return d;
+}
+
+/*
+ * nearestBySigns(signs, bytes, slots, count, query, keep, out): writes to out the `keep` slots of slots[0..count) whose
+ * sketches are nearest the query's (ties at the cut in the order given) and returns how many it wrote. Two passes:
+ * the distances and their histogram, then the slots under the cut.
+ */
+static napi_value nearestBySigns(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *signs, *q;
+  int *slots, *out;
+  size_t ls, lsl, lq, lo;
+  int bytes, count, keep;
+  if (argc < 7 || !uint8s(env, argv[0], &signs, &ls) || !integer(env, argv[1], &bytes) || !int32s(env, argv[2], &slots, &lsl) ||
+      !integer(env, argv[3], &count) || !uint8s(env, argv[4], &q, &lq) || !integer(env, argv[5], &keep) || !int32s(env, argv[6], &out, &lo) ||
+      bytes <= 0 || bytes > 4096 || count < 0 || keep < 0) {
+    napi_throw_type_error(env, NULL, "nearestBySigns(signs, bytes, slots, count, query, keep, out): bad arguments");
+    return NULL;
+  }
+  if (keep > count) keep = count;
+  if (lsl < (size_t)count || lq < (size_t)bytes || lo < (size_t)keep) {
+    napi_throw_range_error(env, NULL, "nearestBySigns: an array is shorter than its count");
+    return NULL;
+  }
+  const size_t rows = ls / (size_t)bytes;
+  for (int i = 0; i < count; i++)
+    if (slots[i] < 0 || (size_t)slots[i] >= rows) {
+      napi_throw_range_error(env, NULL, "nearestBySigns: a slot is outside the sketches");
+      return NULL;
+    }
+  napi_value result;
+  if (keep == 0 || count == 0) {
+    napi_create_int32(env, 0, &result);
+    return result;
+  }
+  uint16_t *dist = malloc((size_t)count * sizeof *dist);
+  const int most = bytes * 8;
+  int *histogram = calloc((size_t)most + 1, sizeof *histogram);
+  if (!dist || !histogram) {
+    free(dist);
+    free(histogram);
+    napi_throw_error(env, NULL, "nearestBySigns: out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < count; i++) {
+    /* The sketches of a filter's rows lie far apart: ask for the row sixteen ahead while this one is read. */
+    if (i + 16 < count) __builtin_prefetch(signs + (size_t)slots[i + 16] * bytes, 0, 0);
+    const int d = hamming(signs + (size_t)slots[i] * bytes, q, (size_t)bytes);
+    dist[i] = (uint16_t)d;
+    histogram[d]++;
+  }
+  /* The cut: every distance below it is kept, and those at it until `keep` are. */
+  int cut = 0, below = 0;
+  while (below + histogram[cut] < keep) below += histogram[cut++];
+  int written = 0, atCut = keep - below;
+  for (int i = 0; i < count; i++) {
+    if (dist[i] < cut) out[written++] = slots[i];
+    else if (dist[i] == cut && atCut > 0) {
+      out[written++] = slots[i];
+      atCut--;
+    }
+  }
+  free(dist);
+  free(histogram);
+  napi_create_int32(env, written, &result);
+  return result;
+}
+
 /* The mapping's length, handed to the finalizer (munmap needs it). */
 static void unmap_buffer(napi_env env, void *data, void *hint) {
   (void)env;
@@ -367,6 +501,10 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "dotRows", fn);
   napi_create_function(env, "dotRowsHalf", NAPI_AUTO_LENGTH, dotRowsHalf, NULL, &fn);
   napi_set_named_property(env, exports, "dotRowsHalf", fn);
+  napi_create_function(env, "signBitsHalf", NAPI_AUTO_LENGTH, signBitsHalf, NULL, &fn);
+  napi_set_named_property(env, exports, "signBitsHalf", fn);
+  napi_create_function(env, "nearestBySigns", NAPI_AUTO_LENGTH, nearestBySigns, NULL, &fn);
+  napi_set_named_property(env, exports, "nearestBySigns", fn);
   napi_create_function(env, "mapFile", NAPI_AUTO_LENGTH, mapFile, NULL, &fn);
   napi_set_named_property(env, exports, "mapFile", fn);
   return exports;

@@ -73,6 +73,38 @@ describe('native kernels', () => {
     assert.throws(() => native.dotRowsHalf!(new Float32Array(4) as unknown as Uint16Array, 2, slots, 1, q, out), /bad arguments/);
   });
 
+  it('signBitsHalf: one bit a component, set when it is above zero; rejects rows past the arrays', (t) => {
+    if (!native?.signBitsHalf) return t.skip('native kernels not built');
+    const dims = 10; // two bytes a row, the second partly used
+    const matrix = new Uint16Array(2 * dims);
+    [0.5, -0.5, 0, -0, 1e-3, 2, -3, 0.1, 0.2, -0.2].forEach((x, i) => (matrix[dims + i] = toHalf(x)));
+    const out = new Uint8Array(4).fill(0xff);
+    native.signBitsHalf(matrix, dims, 1, 1, out);
+    assert.deepEqual([...out], [0xff, 0xff, 0b10110001, 0b01]);
+    assert.throws(() => native.signBitsHalf!(matrix, dims, 1, 2, out), /shorter/);
+    assert.throws(() => native.signBitsHalf!(matrix, dims, 0, 2, new Uint8Array(3)), /shorter/);
+    assert.throws(() => native.signBitsHalf!(matrix, dims, -1, 1, out), /bad arguments/);
+  });
+
+  it('nearestBySigns: keeps the slots nearest by Hamming distance, ties in the order given; rejects bad slots', (t) => {
+    if (!native?.nearestBySigns) return t.skip('native kernels not built');
+    const bytes = 9; // one 8-byte word and a byte
+    // Row r differs from the query (all zero) in r bits.
+    const signs = new Uint8Array(6 * bytes);
+    for (const [r, bits] of [[0, 5], [1, 0], [2, 3], [3, 3], [4, 70], [5, 1]] as const) for (let b = 0; b < bits; b++) signs[r * bytes + (b >> 3)]! |= 1 << (b & 7);
+    const q = new Uint8Array(bytes);
+    const out = new Int32Array(6);
+    const keep = (slots: number[], k: number) => [...out.subarray(0, native.nearestBySigns!(signs, bytes, Int32Array.from(slots), slots.length, q, k, out))];
+    assert.deepEqual(keep([0, 1, 2, 3, 4, 5], 3), [1, 2, 5], 'distances 0 and 1, then the first of the two at 3');
+    assert.deepEqual(keep([4, 3, 2, 1], 2), [3, 1]);
+    assert.deepEqual(keep([4, 0], 5), [4, 0], 'keep above count keeps all');
+    assert.deepEqual(keep([], 2), []);
+    assert.throws(() => native.nearestBySigns!(signs, bytes, Int32Array.from([6]), 1, q, 1, out), /outside/);
+    assert.throws(() => native.nearestBySigns!(signs, bytes, Int32Array.from([0]), 1, q.subarray(1), 1, out), /shorter/);
+    assert.throws(() => native.nearestBySigns!(signs, bytes, Int32Array.from([0, 1]), 2, q, 2, new Int32Array(1)), /shorter/);
+    assert.throws(() => native.nearestBySigns!(signs, 0, Int32Array.from([0]), 1, q, 1, out), /bad arguments/);
+  });
+
   it('half floats: rounding to nearest even, subnormals, overflow and back', () => {
     for (const x of [0, 1, -2, 0.5, 65504, 2 ** -14, 2 ** -24, -(2 ** -20)]) assert.equal(fromHalf(toHalf(x)), x);
     assert.equal(fromHalf(toHalf(0.1)), 0.0999755859375);

@@ -381,3 +381,80 @@ describe('SearchIndex snapshot (issue 41: a restart reads the index instead of e
     }
   });
 });
+
+describe('sketch scans (issue 41: a large filter reads sign bits first, then re-scores the nearest rows)', () => {
+  const DIMS = 128;
+  const centres = Array.from({ length: 41 }, () => Float32Array.from({ length: DIMS }, () => rnd() * 2 - 1));
+  // 41 clusters: every filter of row() (cycles of 3, 4, 5 and 11) holds members of each.
+  const clustered = (i: number): IndexRow => {
+    const base = centres[i % centres.length]!;
+    return { ...row(i), vector: Float32Array.from(base, (x) => x + (rnd() - 0.5) * 0.8) };
+  };
+  const native = loadNativeKernels();
+  const build = (sketchScanFrom: number, n: number) => {
+    const index = new SearchIndex({ dimensions: DIMS, exactBelow: 100_000, oversample: 3, sketchScanFrom });
+    for (let i = 0; i < n; i++) index.apply(clustered(i));
+    return index;
+  };
+
+  it('finds what the full scan finds under a broad filter, and follows writes', (t) => {
+    if (!native?.nearestBySigns) return t.skip('native kernels not built');
+    seed = 11;
+    const full = build(Infinity, 6000);
+    seed = 11;
+    const sketched = build(1000, 6000);
+    assert.equal(full.memory()['vector sign sketches'], 0, 'no sketches where every scan reads every row');
+    assert.ok(sketched.memory()['vector sign sketches']! >= 6000 * (DIMS / 8), 'a sketch of 16 bytes per company');
+    let found = 0;
+    const filters: SearchFilters[] = [{ countryCode: 'DE' }, { verifiedOnly: true }, { category: 'Technology' }];
+    for (let t = 0; t < 30; t++) {
+      const q = Float32Array.from(centres[t % centres.length]!, (x) => x + (rnd() - 0.5));
+      const f = filters[t % filters.length]!;
+      const want = new Set(ids(full.search(q, f, 10)));
+      const got = sketched.search(q, f, 10)!;
+      assert.equal(got.length, 10);
+      found += got.filter((r) => want.has(r.id)).length;
+    }
+    assert.ok(found / 300 >= 0.95, `recall@10 ${found / 300}`);
+    // A company rewritten to the query's own vector is found first: its sketch follows the write.
+    const q = Float32Array.from({ length: DIMS }, () => rnd() * 2 - 1);
+    const target = clustered(8);
+    sketched.apply({ ...target, vector: q });
+    assert.equal(sketched.search(q, { countryCode: 'DE' }, 5)![0]!.id, target.id);
+  });
+
+  it('keeps the sketches in a snapshot, and makes them from the rows when a snapshot has none', async (t) => {
+    if (!native?.nearestBySigns) return t.skip('native kernels not built');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openArrayFile } = await import('../../lib/array-file.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentpages-sketch-'));
+    try {
+      seed = 5;
+      const withSketches = build(1000, 3000);
+      seed = 5;
+      const without = build(Infinity, 3000);
+      const restore = async (from: SearchIndex, name: string) => {
+        const file = path.join(dir, name);
+        from.writeSnapshot(file);
+        const index = new SearchIndex({ dimensions: DIMS, exactBelow: 100_000, oversample: 3, sketchScanFrom: 1000 });
+        const reader = await openArrayFile(file);
+        assert.equal(reader.has('signs'), from === withSketches);
+        await index.restoreSnapshot(reader);
+        await reader.close();
+        return index;
+      };
+      const a = await restore(withSketches, 'with.bin');
+      const b = await restore(without, 'without.bin');
+      for (let t = 0; t < 5; t++) {
+        const q = Float32Array.from(centres[t]!, (x) => x + (rnd() - 0.5));
+        const answer = withSketches.search(q, { countryCode: 'DE' }, 10);
+        assert.deepEqual(a.search(q, { countryCode: 'DE' }, 10), answer);
+        assert.deepEqual(b.search(q, { countryCode: 'DE' }, 10), answer);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
