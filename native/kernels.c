@@ -106,12 +106,17 @@ static void kernel(const float *a, int n, int k, const float *w, int m, const fl
   if (m16 < m && nb > 0) generic(a, nb, k, w, m, bias, out, relu, 0, m16);
 }
 
-static int floats(napi_env env, napi_value v, float **data, size_t *length) {
+/* The data and element count of a typed array of type `want` (an empty one's data may be NULL); 0 for anything else. */
+static int typed_array(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *length) {
   napi_typedarray_type type;
-  void *raw;
-  if (napi_get_typedarray_info(env, v, &type, length, &raw, NULL, NULL) != napi_ok || type != napi_float32_array) return 0;
+  return napi_get_typedarray_info(env, v, &type, length, data, NULL, NULL) == napi_ok && type == want;
+}
+
+static int floats(napi_env env, napi_value v, float **data, size_t *length) {
+  void *raw = NULL;
+  const int ok = typed_array(env, v, napi_float32_array, &raw, length);
   *data = (float *)raw;
-  return 1;
+  return ok;
 }
 
 static int integer(napi_env env, napi_value v, int *out) {
@@ -228,11 +233,10 @@ static void dot_rows_half(const uint16_t *matrix, int dims, const int *slots, in
 #endif
 
 static int int32s(napi_env env, napi_value v, int **data, size_t *length) {
-  napi_typedarray_type type;
-  void *raw;
-  if (napi_get_typedarray_info(env, v, &type, length, &raw, NULL, NULL) != napi_ok || type != napi_int32_array) return 0;
+  void *raw = NULL;
+  const int ok = typed_array(env, v, napi_int32_array, &raw, length);
   *data = (int *)raw;
-  return 1;
+  return ok;
 }
 
 /* dotRows(matrix, dims, slots, count, query, out) */
@@ -318,11 +322,10 @@ static void sign_bits_half(const uint16_t *matrix, int dims, size_t from, size_t
 }
 
 static int uint8s(napi_env env, napi_value v, uint8_t **data, size_t *length) {
-  napi_typedarray_type type;
-  void *raw;
-  if (napi_get_typedarray_info(env, v, &type, length, &raw, NULL, NULL) != napi_ok || type != napi_uint8_array) return 0;
+  void *raw = NULL;
+  const int ok = typed_array(env, v, napi_uint8_array, &raw, length);
   *data = (uint8_t *)raw;
-  return 1;
+  return ok;
 }
 
 /* signBitsHalf(matrix: Uint16Array of binary16 bits, dims, from, count, out: Uint8Array): the sketches of rows from..from+count-1 */

@@ -521,7 +521,7 @@ export class SearchIndex {
     const want = Math.min(this.slotOf.size, Math.ceil((limit * this.options.oversample) / share));
     // The filter's rows are at hand (matching() kept them): a scan can answer, now or as the fallback.
     const scannable = matches && matches.slots.length === count ? matches : undefined;
-    if (scannable && this.options.chooseByCost && count * this.scanCostPerRow(count) < want * this.graphCost) {
+    if (scannable && this.options.chooseByCost && count * this.scanCostPerRow(count, limit) < want * this.graphCost) {
       this.paths.scan++;
       return { kind: 'answered', answer: this.timedExact(q, scannable, limit) };
     }
@@ -640,15 +640,15 @@ export class SearchIndex {
     const out = this.exact(q, matches, limit);
     if (matches.count > 0) {
       const perRow = ((performance.now() - started) * 1000) / matches.count;
-      if (this.sketchScans(matches.count, limit)) this.sketchScanCost = 0.9 * this.sketchScanCost + 0.1 * perRow;
+      if (this.sketchKeep(matches.count, limit) > 0) this.sketchScanCost = 0.9 * this.sketchScanCost + 0.1 * perRow;
       else this.scanCost = 0.9 * this.scanCost + 0.1 * perRow;
     }
     return out;
   }
 
-  /** The measured cost per row of scanning `count` rows (µs). */
-  private scanCostPerRow(count: number): number {
-    return this.sketchScans(count, 1) ? this.sketchScanCost : this.scanCost;
+  /** The measured cost per row of scanning `count` rows for `limit` results (µs). */
+  private scanCostPerRow(count: number, limit: number): number {
+    return this.sketchKeep(count, limit) > 0 ? this.sketchScanCost : this.scanCost;
   }
 
   /** How many rows a scan of `count` rows for `limit` results re-scores after reading the sketches; 0: it reads every row. */
@@ -656,10 +656,6 @@ export class SearchIndex {
     if (!this.sketch || count < (this.options.sketchScanFrom ?? DEFAULT_SKETCH_SCAN_FROM)) return 0;
     const keep = Math.max(SKETCH_KEEP.perResult * limit, Math.ceil(count * SKETCH_KEEP.share));
     return keep < count / 2 ? keep : 0;
-  }
-
-  private sketchScans(count: number, limit: number): boolean {
-    return this.sketchKeep(count, limit) > 0;
   }
 
   /** Scores the matched slots, or every live slot that `accept` lets through. */
